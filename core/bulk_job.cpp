@@ -1,0 +1,256 @@
+#include "bulk_job.h"
+
+#include "prompt_row.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace couplet {
+namespace {
+
+// Records read per step at most, so that a file of invalid rows (which need
+// no generator) still returns to the event loop now and then.
+constexpr int kReadBudget = 256;
+
+} // namespace
+
+BulkJob::BulkJob(BulkJobOptions options, BulkJournal& journal, RowGenerator& generator)
+    : m_options(std::move(options))
+    , m_journal(journal)
+    , m_generator(generator)
+{
+    m_options.maxInFlight = std::max(1, m_options.maxInFlight);
+}
+
+BulkJob::~BulkJob()
+{
+    if (!m_inFlight.empty()) m_generator.cancelAll();
+}
+
+void BulkJob::start()
+{
+    if (m_state != BulkState::Idle) throw std::logic_error("BulkJob::start() called twice");
+    m_started = std::chrono::steady_clock::now();
+    std::optional<JobInfo> previous;
+    if (m_options.resume) previous = m_journal.findJob(m_options.input, m_options.output);
+    if (previous && !(previous->fingerprint == InputFingerprint::of(m_options.input)))
+        throw JournalError("cannot resume: " + m_options.input.string()
+                           + " changed since the job started (size or time differs)");
+    if (previous) {
+        // The interrupted job's reading settings keep record numbers meaning the same rows.
+        m_options.encoding = parseEncodingName(previous->description.encoding);
+    }
+    m_total = countRecords();
+    if (previous) {
+        m_mapping = ColumnMapping::fromString(previous->description.mapping);
+    } else {
+        m_mapping = ColumnMapping::fromHeader(m_header);
+        m_mapping.applyOverrides(m_options.mappingOverrides, m_header);
+    }
+    if (!m_mapping.hasPromptColumn())
+        throw BulkJobError("no prompt column in " + m_options.input.string()
+                           + ": name one 关键词/keywords, 上联/upper or 藏头/acrostic, or map one");
+    m_format = std::make_unique<ResultFormat>(m_header, m_options.outputOptions);
+    openJob();
+    CsvReaderOptions readerOptions;
+    readerOptions.encoding = m_encoding;
+    m_reader = std::make_unique<CsvReader>(m_options.input, readerOptions);
+    m_state = BulkState::Running;
+}
+
+// A first pass finds malformed CSV before anything is generated, and gives
+// the total for progress and ETA.
+std::uint64_t BulkJob::countRecords()
+{
+    CsvReaderOptions readerOptions;
+    readerOptions.encoding = m_options.encoding;
+    CsvReader reader(m_options.input, readerOptions);
+    m_encoding = reader.encoding();
+    m_header = reader.header();
+    CsvRecord record;
+    while (reader.next(record)) {
+    }
+    return reader.recordsRead();
+}
+
+void BulkJob::openJob()
+{
+    const JobDescription description{m_options.input, m_options.output, encodingName(m_encoding),
+                                     m_mapping.toString(), describeOptions(), m_format->header()};
+    m_job = m_journal.createOrResumeJob(description, m_options.resume);
+    if (m_job.resumed && m_job.description.outputHeader != description.outputHeader)
+        throw BulkJobError("cannot resume into " + m_options.output.string()
+                           + ": the output format, header language or BOM differ from the "
+                             "interrupted job");
+    m_journal.setTotalRecords(m_job.id, m_total);
+    m_journal.setState(m_job.id, JobState::Running);
+    m_done = m_journal.doneRecords(m_job.id);
+    m_counts = m_journal.counts(m_job.id);
+    m_journal.repairOutput(m_job.id);
+    m_output.open(m_options.output, std::ios::binary | std::ios::app);
+    if (!m_output)
+        throw BulkJobError("cannot write " + m_options.output.string() + ": " + std::strerror(errno));
+}
+
+std::string BulkJob::describeOptions() const
+{
+    const OutputOptions& o = m_options.outputOptions;
+    const SamplingSettings& s = m_options.defaults.sampling;
+    return std::string("format=") + (o.format == OutputFormat::Csv ? "csv" : "jsonl")
+        + ";language=" + (o.language == HeaderLanguage::Chinese ? "zh" : "en")
+        + ";bom=" + std::to_string(o.bom) + ";neutralize=" + std::to_string(o.neutralize)
+        + ";length=" + std::to_string(m_options.defaults.length) + ";seed=" + std::to_string(s.seed)
+        + ";temperature=" + std::to_string(s.temperature) + ";topK=" + std::to_string(s.topK)
+        + ";topP=" + std::to_string(s.topP) + ";greedy=" + std::to_string(s.greedy);
+}
+
+bool BulkJob::step()
+{
+    switch (m_state) {
+    case BulkState::Idle: throw std::logic_error("BulkJob::step() before start()");
+    case BulkState::Finished:
+    case BulkState::Cancelled:
+    case BulkState::Failed: return false;
+    case BulkState::Running:
+    case BulkState::Paused: break;
+    }
+    try {
+        if (m_state == BulkState::Running) readAndSubmit();
+        if (!m_inFlight.empty()) m_generator.poll();
+        finishIfDone();
+    } catch (...) {
+        m_state = BulkState::Failed;
+        throw;
+    }
+    return m_state == BulkState::Running || m_state == BulkState::Paused;
+}
+
+void BulkJob::run()
+{
+    while (step()) {
+    }
+}
+
+bool BulkJob::isDone(std::uint64_t record)
+{
+    while (m_doneIndex < m_done.size() && m_done[m_doneIndex] < record) ++m_doneIndex;
+    return m_doneIndex < m_done.size() && m_done[m_doneIndex] == record;
+}
+
+bool BulkJob::readAndSubmit()
+{
+    bool any = false;
+    CsvRecord record;
+    for (int budget = kReadBudget; budget > 0 && !m_inputDone
+         && static_cast<int>(m_inFlight.size()) < m_options.maxInFlight;
+         --budget) {
+        if (!m_reader->next(record)) {
+            m_inputDone = true;
+            break;
+        }
+        if (isDone(record.number)) continue;
+        any = true;
+        const SpecValidator validator = [this](const GenerationSpec& spec) {
+            return m_generator.validate(spec);
+        };
+        PromptRow row = makePromptRow(std::move(record), m_header.size(), m_mapping,
+                                      m_options.defaults, validator);
+        record = CsvRecord();
+        if (m_options.defaults.sampling.seed != 0)
+            row.spec.sampling.seed = m_options.defaults.sampling.seed + row.recordNumber;
+        if (!row.error.empty()) {
+            RowResult invalid;
+            invalid.status = RowStatus::Invalid;
+            invalid.error = row.error;
+            writeRow(row, invalid);
+        } else {
+            submit(std::move(row));
+        }
+    }
+    return any;
+}
+
+void BulkJob::submit(PromptRow row)
+{
+    const std::uint64_t record = row.recordNumber;
+    const auto it = m_inFlight.emplace(record, std::move(row)).first;
+    m_generator.submit(it->second, [this, record](RowResult result) { finishRow(record, std::move(result)); });
+}
+
+void BulkJob::finishRow(std::uint64_t record, RowResult result)
+{
+    const auto it = m_inFlight.find(record);
+    if (it == m_inFlight.end()) return;   // cancelled meanwhile
+    writeRow(it->second, result);
+    m_inFlight.erase(it);
+}
+
+// The protocol's step 2: bytes to the file (flushed to the OS), then commit.
+void BulkJob::writeRow(const PromptRow& row, const RowResult& result)
+{
+    const std::string bytes = m_format->row(row, result);
+    m_output.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    m_output.flush();
+    if (!m_output)
+        throw BulkJobError("cannot write " + m_options.output.string() + ": " + std::strerror(errno));
+    m_journal.markDone(m_job.id, {row.recordNumber, result, bytes});
+    switch (result.status) {
+    case RowStatus::Ok: ++m_counts.ok; break;
+    case RowStatus::Invalid: ++m_counts.invalid; break;
+    case RowStatus::Failed: ++m_counts.failed; break;
+    }
+    ++m_finishedThisRun;
+}
+
+void BulkJob::finishIfDone()
+{
+    if (!m_inputDone || !m_inFlight.empty() || m_state == BulkState::Finished) return;
+    m_state = BulkState::Finished;
+    m_journal.setState(m_job.id, JobState::Finished);
+}
+
+void BulkJob::pause()
+{
+    if (m_state != BulkState::Running) return;
+    m_state = BulkState::Paused;
+    m_journal.setState(m_job.id, JobState::Paused);
+}
+
+void BulkJob::resume()
+{
+    if (m_state != BulkState::Paused) return;
+    m_state = BulkState::Running;
+    m_journal.setState(m_job.id, JobState::Running);
+}
+
+void BulkJob::cancel()
+{
+    if (m_state != BulkState::Running && m_state != BulkState::Paused) return;
+    m_generator.cancelAll();
+    m_inFlight.clear();
+    m_state = BulkState::Cancelled;
+    m_journal.setState(m_job.id, JobState::Cancelled);
+}
+
+BulkProgress BulkJob::progress() const
+{
+    BulkProgress p;
+    p.state = m_state;
+    p.total = m_total;
+    p.read = m_reader ? m_reader->recordsRead() : 0;
+    p.ok = m_counts.ok;
+    p.invalid = m_counts.invalid;
+    p.failed = m_counts.failed;
+    p.inFlight = m_inFlight.size();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - m_started).count();
+    if (seconds > 0 && m_finishedThisRun > 0) {
+        p.rowsPerSecond = static_cast<double>(m_finishedThisRun) / seconds;
+        const double remaining = static_cast<double>(m_total > p.done() ? m_total - p.done() : 0);
+        p.etaSeconds = remaining / p.rowsPerSecond;
+    }
+    return p;
+}
+
+} // namespace couplet

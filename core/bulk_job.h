@@ -1,0 +1,126 @@
+#pragma once
+
+#include "bulk_journal.h"
+#include "column_mapping.h"
+#include "csv_reader.h"
+#include "result_format.h"
+#include "row_generator.h"
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace couplet {
+
+// A job that cannot start: no prompt column, settings that do not match the
+// interrupted job being resumed.
+class BulkJobError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct BulkJobOptions {
+    std::filesystem::path input;
+    std::filesystem::path output;
+    std::optional<TextEncoding> encoding;   // empty: detect
+    std::string mappingOverrides;           // ColumnMapping::applyOverrides() form, e.g. "upper=2"
+    OutputOptions outputOptions;            // format, header language, BOM
+    // Settings for every row (length when the row has none, sampling). A
+    // non-zero sampling seed gives row r the seed seed + r, the same on resume.
+    GenerationSpec defaults;
+    bool resume = false;                    // continue the interrupted job for input+output
+    int maxInFlight = 64;                   // rows submitted and not finished; about 2x the batch
+};
+
+enum class BulkState { Idle, Running, Paused, Finished, Cancelled, Failed };
+
+struct BulkProgress {
+    BulkState state = BulkState::Idle;
+    std::uint64_t total = 0;        // data records in the input
+    std::uint64_t read = 0;         // records read so far in this run (done ones skipped)
+    std::uint64_t ok = 0;           // rows in the journal, this run and earlier ones
+    std::uint64_t invalid = 0;
+    std::uint64_t failed = 0;
+    std::uint64_t inFlight = 0;
+    double rowsPerSecond = 0;       // rows finished per second in this run
+    double etaSeconds = -1;         // -1 while unknown
+    std::uint64_t done() const { return ok + invalid + failed; }
+};
+
+// Runs a CSV of prompts through a RowGenerator into an output file, with
+// every input row in the output exactly once however the process ends (see
+// the protocol in bulk_journal.h). Reads the input streaming and keeps at
+// most maxInFlight rows in memory, so input size does not matter.
+//
+// Driven by one thread: start(), then step() until it returns false (the
+// engine re-posts step() between scheduler steps; the CLI calls run()).
+class BulkJob {
+public:
+    BulkJob(BulkJobOptions options, BulkJournal& journal, RowGenerator& generator);
+    // Drops rows in flight; they are still pending in the journal.
+    ~BulkJob();
+    BulkJob(const BulkJob&) = delete;
+    BulkJob& operator=(const BulkJob&) = delete;
+
+    // Counts the input (a malformed file fails here with CsvError, before any
+    // generation), creates or resumes the journal entry and repairs the output.
+    void start();
+    // Submits rows up to the in-flight limit and polls the generator once.
+    // False when the job is over (finished or cancelled). On an exception the
+    // job is Failed; nothing committed is lost.
+    bool step();
+    void run();
+
+    void pause();    // no new rows; rows in flight still finish and are written
+    void resume();
+    void cancel();   // drops rows in flight; resume later with options.resume
+
+    BulkProgress progress() const;
+    std::int64_t jobId() const { return m_job.id; }
+    bool resumed() const { return m_job.resumed; }
+    const ColumnMapping& mapping() const { return m_mapping; }
+    const std::vector<std::string>& inputHeader() const { return m_header; }
+    TextEncoding encoding() const { return m_encoding; }
+
+private:
+    std::uint64_t countRecords();
+    void openJob();
+    std::string describeOptions() const;
+    bool readAndSubmit();
+    bool isDone(std::uint64_t record);
+    void submit(PromptRow row);
+    void finishRow(std::uint64_t record, RowResult result);
+    void writeRow(const PromptRow& row, const RowResult& result);
+    void finishIfDone();
+
+    BulkJobOptions m_options;
+    BulkJournal& m_journal;
+    RowGenerator& m_generator;
+    BulkState m_state = BulkState::Idle;
+
+    TextEncoding m_encoding = TextEncoding::Utf8;
+    std::vector<std::string> m_header;
+    ColumnMapping m_mapping;
+    std::unique_ptr<ResultFormat> m_format;
+    std::unique_ptr<CsvReader> m_reader;
+    bool m_inputDone = false;
+    JobInfo m_job;
+    std::ofstream m_output;
+
+    std::vector<std::uint64_t> m_done;      // records done before this run, sorted
+    std::size_t m_doneIndex = 0;
+    std::map<std::uint64_t, PromptRow> m_inFlight;
+    std::uint64_t m_total = 0;
+    JobCounts m_counts;
+    std::uint64_t m_finishedThisRun = 0;
+    std::chrono::steady_clock::time_point m_started;
+};
+
+} // namespace couplet
