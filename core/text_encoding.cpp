@@ -12,6 +12,7 @@ namespace {
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 constexpr std::string_view kUtf16LeBom = "\xFF\xFE";
 constexpr std::string_view kUtf16BeBom = "\xFE\xFF";
+constexpr long kUtf8Evidence = 8;   // multi-byte UTF-8 characters
 
 std::string normalisedName(std::string_view name)
 {
@@ -44,7 +45,14 @@ DetectedEncoding detectEncoding(std::string_view head, bool atEnd)
     head = head.substr(0, std::min(head.size(), kDetectionWindow));
     // The window may cut the last character in two; that is not an error.
     const std::string_view whole = atEnd ? head : head.substr(0, utf8::completePrefix(head));
-    if (utf8::firstInvalid(whole) == std::string_view::npos) return {TextEncoding::Utf8, 0};
+    const std::size_t bad = utf8::firstInvalid(whole);
+    if (bad == std::string_view::npos) return {TextEncoding::Utf8, 0};
+    // Many valid multi-byte characters before a bad byte: a UTF-8 file with a
+    // damaged byte, better reported as such than read as GB18030 mojibake.
+    // GBK text almost never forms even two valid UTF-8 sequences in a row.
+    const auto leads = std::count_if(whole.begin(), whole.begin() + static_cast<std::ptrdiff_t>(bad),
+                                     [](char c) { return static_cast<unsigned char>(c) >= 0xC0; });
+    if (leads >= kUtf8Evidence) return {TextEncoding::Utf8, 0};
     return {TextEncoding::Gb18030, 0};
 }
 

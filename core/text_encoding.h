@@ -19,7 +19,9 @@ struct DetectedEncoding {
 };
 
 // Guesses the encoding of a file from its first bytes: a BOM decides; else
-// text that is valid UTF-8 is UTF-8 (pure ASCII included); else GB18030.
+// text that is valid UTF-8 is UTF-8 (pure ASCII included), and so is text with
+// at least 8 valid multi-byte UTF-8 characters before its first bad byte;
+// else GB18030.
 // `head` may end in the middle of a character unless `atEnd` (the whole file).
 DetectedEncoding detectEncoding(std::string_view head, bool atEnd);
 

@@ -1,0 +1,149 @@
+#include "core/column_mapping.h"
+#include "core/prompt_row.h"
+
+#include <check.h>
+
+using namespace couplet;
+
+namespace {
+
+const std::vector<std::string> kHeader = {"id", "关键词", "上联", "藏头", "字数", "横批", "备注"};
+
+PromptRow rowOf(std::vector<std::string> cells, const SpecValidator& validator = {})
+{
+    CsvRecord record;
+    record.number = 5;
+    record.line = 9;
+    record.fields = std::move(cells);
+    const ColumnMapping mapping = ColumnMapping::fromHeader(kHeader);
+    return makePromptRow(std::move(record), kHeader.size(), mapping, GenerationSpec{}, validator);
+}
+
+} // namespace
+
+COUPLET_TEST(mapsChineseHeaders)
+{
+    const ColumnMapping m = ColumnMapping::fromHeader(kHeader);
+    CHECK_EQ(m.column(ColumnRole::Id), 0);
+    CHECK_EQ(m.column(ColumnRole::Keywords), 1);
+    CHECK_EQ(m.column(ColumnRole::Upper), 2);
+    CHECK_EQ(m.column(ColumnRole::Acrostic), 3);
+    CHECK_EQ(m.column(ColumnRole::Length), 4);
+    CHECK_EQ(m.column(ColumnRole::Hengpi), 5);
+    CHECK(m.roleOf(6) == ColumnRole::Passthrough);
+}
+
+COUPLET_TEST(mapsEnglishHeadersIgnoringCaseSpacesAndBom)
+{
+    const ColumnMapping m = ColumnMapping::fromHeader(
+        {"\xEF\xBB\xBF" "ID", " Keywords ", "Upper Line", "note", "LENGTH", "hengpi", "Acrostic"});
+    CHECK_EQ(m.column(ColumnRole::Id), 0);
+    CHECK_EQ(m.column(ColumnRole::Keywords), 1);
+    CHECK_EQ(m.column(ColumnRole::Upper), 2);
+    CHECK_EQ(m.column(ColumnRole::Length), 4);
+    CHECK_EQ(m.column(ColumnRole::Hengpi), 5);
+    CHECK_EQ(m.column(ColumnRole::Acrostic), 6);
+    CHECK(m.roleOf(3) == ColumnRole::Passthrough);
+    CHECK(m.hasPromptColumn());
+    CHECK(!ColumnMapping::fromHeader({"name", "note"}).hasPromptColumn());
+}
+
+COUPLET_TEST(firstOfTwoSameRoleColumnsWins)
+{
+    const ColumnMapping m = ColumnMapping::fromHeader({"上联", "upper"});
+    CHECK_EQ(m.column(ColumnRole::Upper), 0);
+    CHECK(m.roleOf(1) == ColumnRole::Passthrough);
+}
+
+COUPLET_TEST(manualMappingOverridesAndRoundTrips)
+{
+    ColumnMapping m = ColumnMapping::fromHeader({"主题", "text", "n"});
+    CHECK_EQ(m.column(ColumnRole::Keywords), 0);
+    m.applyOverrides("upper=text;length=2", {"主题", "text", "n"});
+    CHECK_EQ(m.column(ColumnRole::Upper), 1);
+    CHECK_EQ(m.column(ColumnRole::Length), 2);
+    m.assign(ColumnRole::Keywords, 1);   // takes column 1 away from upper
+    CHECK_EQ(m.column(ColumnRole::Upper), kNoColumn);
+    CHECK_EQ(ColumnMapping::fromString(m.toString()), m);
+    CHECK_EQ(m.toString(), std::string("keywords=1;length=2"));
+    CHECK_THROWS(ColumnMapping::fromString("colour=1"), "bad column mapping");
+    CHECK_THROWS(ColumnMapping::fromString("upper=missing", {"a"}), "no column \"missing\"");
+    CHECK_EQ(ColumnMapping::fromString("上联=3").column(ColumnRole::Upper), 3);
+}
+
+COUPLET_TEST(parsesLineLengths)
+{
+    CHECK(parseLineLength("7") == 7);
+    CHECK(parseLineLength(" 0 ") == 0);
+    CHECK(parseLineLength("七") == 7);
+    CHECK(parseLineLength("七言") == 7);
+    CHECK(parseLineLength("5言") == 5);
+    CHECK(parseLineLength("９字") == 9);
+    CHECK(parseLineLength("十一") == 11);
+    CHECK(parseLineLength("二十") == 20);
+    CHECK(parseLineLength("三十二") == 32);
+    CHECK(parseLineLength("32") == 32);
+    CHECK(!parseLineLength("33").has_value());
+    CHECK(!parseLineLength("三十三").has_value());
+    CHECK(!parseLineLength("-1").has_value());
+    CHECK(!parseLineLength("seven").has_value());
+    CHECK(!parseLineLength("").has_value());
+}
+
+COUPLET_TEST(modeFollowsTheFilledCell)
+{
+    const PromptRow k = rowOf({"1", " 五福 临门 ", "", "", "5", "", "x"});
+    CHECK(k.error.empty());
+    CHECK(k.spec.mode == PromptMode::Keywords);
+    CHECK_EQ(k.spec.keywords, std::string("五福 临门"));
+    CHECK_EQ(k.spec.length, 5);
+    CHECK_EQ(k.recordNumber, std::uint64_t(5));
+    CHECK_EQ(k.line, std::uint64_t(9));
+
+    const PromptRow u = rowOf({"2", "福", "春回大地千山秀", "", "", "万象更新", ""});
+    CHECK(u.error.empty());
+    CHECK(u.spec.mode == PromptMode::Upper);
+    CHECK_EQ(u.spec.length, 7);
+    CHECK_EQ(u.spec.hengpi, std::string("万象更新"));
+
+    const PromptRow a = rowOf({"3", "", "", "龙腾", "七言", "", ""});
+    CHECK(a.error.empty());
+    CHECK(a.spec.mode == PromptMode::Acrostic);
+    CHECK_EQ(a.spec.acrostic, std::string("龙腾"));
+    CHECK_EQ(a.spec.length, 7);
+}
+
+COUPLET_TEST(rejectsUnusableRowsWithAReason)
+{
+    CHECK(rowOf({"1", "", "", "", "", "", "note"}).error.find("empty prompt") != std::string::npos);
+    CHECK(rowOf({"1", "春", "", "", "abc", "", ""}).error.find("bad 字数") != std::string::npos);
+    CHECK(rowOf({"1", "春", "", "", "40", "", ""}).error.find("bad 字数") != std::string::npos);
+    CHECK(rowOf({"1", "", "春回a地", "", "", "", ""}).error.find("\"a\" is not") != std::string::npos);
+    CHECK(rowOf({"1", "", "春回大地", "", "5", "", ""}).error.find("says 5") != std::string::npos);
+    CHECK(rowOf({"1", "", "春回大地", "龙腾", "", "", ""}).error.find("both") != std::string::npos);
+    CHECK(rowOf({"1", "", "", "龙", "", "", ""}).error.find("two characters") != std::string::npos);
+    CHECK(rowOf({"1", "春", "", "", "", "万象", ""}).error.find("four") != std::string::npos);
+}
+
+COUPLET_TEST(raggedRowsKeepTheirCellsAndGetAnError)
+{
+    const PromptRow shortRow = rowOf({"1", "春"});
+    CHECK_EQ(shortRow.cells.size(), kHeader.size());
+    CHECK(shortRow.error.find("2 fields but the header has 7") != std::string::npos);
+    const PromptRow longRow = rowOf({"1", "春", "", "", "", "", "", "extra"});
+    CHECK_EQ(longRow.cells.size(), kHeader.size());
+    CHECK(longRow.error.find("\"extra\"") != std::string::npos);
+}
+
+COUPLET_TEST(validatorHookRunsOnGoodRowsOnly)
+{
+    int calls = 0;
+    const SpecValidator validator = [&](const GenerationSpec& spec) {
+        ++calls;
+        return spec.keywords == "①" ? std::string("unknown character ①") : std::string();
+    };
+    CHECK_EQ(rowOf({"1", "①", "", "", "", "", ""}, validator).error, std::string("unknown character ①"));
+    CHECK(rowOf({"1", "福", "", "", "", "", ""}, validator).error.empty());
+    CHECK(!rowOf({"1", "", "", "", "", "", ""}, validator).error.empty());
+    CHECK_EQ(calls, 2);
+}
