@@ -206,8 +206,9 @@ int Scheduler::Impl::advanceDecoding()
     std::vector<float> logits;
     try {
         decoder.decode(items, logits);
-    } catch (const OutOfDeviceMemory&) {
+    } catch (const OutOfDeviceMemory& oom) {
         failRows(0, "decode failed: out of device memory");
+        settleFor(std::min(oom.rowsThatFit, static_cast<int>(items.size()) - 1), limit());
         return 0;
     } catch (const std::exception& e) {
         failRows(0, std::string("decode failed: ") + e.what());
