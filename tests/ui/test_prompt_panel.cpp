@@ -1,0 +1,120 @@
+#include "ui/prompt/prompt_panel.h"
+
+#include <QComboBox>
+#include <QApplication>
+#include <QKeyEvent>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTest>
+
+using namespace couplet;
+
+Q_DECLARE_METATYPE(couplet::GenerationSpec)
+
+// QTest::keyClicks only types Latin-1: send key events carrying the text.
+static void typeText(QWidget* widget, const QString& text)
+{
+    for (const QChar c : text) {
+        QKeyEvent press(QEvent::KeyPress, Qt::Key_unknown, Qt::NoModifier, QString(c));
+        QApplication::sendEvent(widget, &press);
+    }
+}
+
+class TestPromptPanel : public QObject {
+    Q_OBJECT
+private:
+    static QLineEdit* textEdit(PromptPanel& panel) { return panel.findChildren<QLineEdit*>().at(0); }
+
+private Q_SLOTS:
+    void enterEmitsTheSpecOfTheForm()
+    {
+        PromptPanel panel;
+        GenerationSpec wanted;
+        wanted.mode = PromptMode::Upper;
+        wanted.length = 0;
+        wanted.candidates = 4;
+        wanted.hengpi = "万象更新";
+        wanted.tonePattern = true;
+        wanted.sampling.temperature = 0.6f;
+        wanted.sampling.topK = 20;
+        wanted.sampling.topP = 0.9f;
+        wanted.sampling.seed = 1234;
+        panel.setSpec(wanted);
+
+        QSignalSpy spy(&panel, &PromptPanel::generateRequested);
+        QLineEdit* text = textEdit(panel);
+        typeText(text, QStringLiteral("春回大地千山秀"));
+        QTest::keyClick(text, Qt::Key_Return);
+        QCOMPARE(spy.count(), 1);
+        const auto spec = spy.at(0).at(0).value<GenerationSpec>();
+        QCOMPARE(int(spec.mode), int(PromptMode::Upper));
+        QCOMPARE(QString::fromStdString(spec.upper), QStringLiteral("春回大地千山秀"));
+        QVERIFY(spec.keywords.empty());
+        QCOMPARE(spec.length, 0);
+        QCOMPARE(spec.candidates, 4);
+        QCOMPARE(QString::fromStdString(spec.hengpi), QStringLiteral("万象更新"));
+        QVERIFY(spec.tonePattern);
+        QCOMPARE(spec.sampling.temperature, 0.6f);
+        QCOMPARE(spec.sampling.topK, 20);
+        QCOMPARE(spec.sampling.topP, 0.9f);
+        QCOMPARE(spec.sampling.seed, std::uint64_t(1234));
+
+        // The text stays selected, so the next prompt replaces it.
+        QVERIFY(text->hasSelectedText());
+        typeText(text, QStringLiteral("龙年大吉福满门"));
+        QTest::keyClick(text, Qt::Key_Enter);
+        QCOMPARE(spy.count(), 2);
+        QCOMPARE(QString::fromStdString(spy.at(1).at(0).value<GenerationSpec>().upper),
+                 QStringLiteral("龙年大吉福满门"));
+    }
+
+    void keywordsAndAcrosticGoToTheirFields()
+    {
+        PromptPanel panel;
+        GenerationSpec spec;
+        spec.mode = PromptMode::Acrostic;
+        spec.acrostic = "新春";
+        spec.length = 5;
+        panel.setSpec(spec);
+        QCOMPARE(QString::fromStdString(panel.spec().acrostic), QStringLiteral("新春"));
+        QCOMPARE(panel.spec().length, 5);
+        spec.mode = PromptMode::Keywords;
+        spec.keywords = "五福 龙年";
+        panel.setSpec(spec);
+        QCOMPARE(QString::fromStdString(panel.spec().keywords), QStringLiteral("五福 龙年"));
+        QVERIFY(panel.spec().acrostic.empty());
+    }
+
+    void refusesWhatCannotBeGenerated()
+    {
+        PromptPanel panel;
+        GenerationSpec spec;
+        spec.mode = PromptMode::Upper;
+        spec.upper = "春回大地";
+        spec.length = 7;
+        panel.setSpec(spec);
+        QSignalSpy spy(&panel, &PromptPanel::generateRequested);
+        panel.generate();
+        QCOMPARE(spy.count(), 0);
+        QVERIFY(panel.problem().contains(QStringLiteral("4")));
+
+        spec.upper = "春回大地千山秀";
+        spec.hengpi = "万象";
+        panel.setSpec(spec);
+        QVERIFY(!panel.problem().isEmpty());
+        spec.hengpi.clear();
+        panel.setSpec(spec);
+        QCOMPARE(panel.problem(), QString());
+
+        panel.setGenerateEnabled(false, QStringLiteral("no model"));
+        panel.generate();
+        QCOMPARE(spy.count(), 0);
+        panel.setGenerateEnabled(true);
+        panel.generate();
+        QCOMPARE(spy.count(), 1);
+    }
+};
+
+QTEST_MAIN(TestPromptPanel)
+#include "test_prompt_panel.moc"

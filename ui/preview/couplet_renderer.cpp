@@ -1,0 +1,238 @@
+#include "couplet_renderer.h"
+
+#include <QFontDatabase>
+#include <QFontInfo>
+#include <QLinearGradient>
+#include <QPainter>
+#include <QPainterPath>
+#include <QRandomGenerator>
+#include <QStringList>
+
+#include <algorithm>
+
+namespace couplet {
+namespace {
+
+// Geometry in units of one character cell.
+constexpr double kColumnWidth = 1.45;
+constexpr double kPaperPadding = 0.45;    // paper above the first / below the last glyph
+constexpr double kGlyphStep = 1.05;        // distance between glyph centres
+constexpr double kHengpiGap = 0.5;         // between 横批 and the columns
+constexpr double kMargin = 0.6;            // around everything
+constexpr double kMinDoorWidth = 4.2;      // between the two columns
+constexpr int kMinColumnGlyphs = 5;
+constexpr int kMinHengpiGlyphs = 4;
+constexpr double kGlyphScale = 0.8;        // font pixel size / cell
+
+QStringList glyphsOf(const QString& line)
+{
+    QStringList glyphs;
+    for (char32_t c : line.toUcs4()) {
+        if (!QChar::isSpace(c))
+            glyphs << QString::fromUcs4(&c, 1);
+    }
+    return glyphs;
+}
+
+double columnHeight(int glyphs) { return glyphs * kGlyphStep + 2 * kPaperPadding; }
+double hengpiWidth(int glyphs) { return glyphs * kGlyphStep + 2 * kPaperPadding; }
+
+struct Units {
+    int columnGlyphs;
+    int hengpiGlyphs;
+    double door;
+    double width;
+    double height;
+};
+
+Units unitsFor(const CoupletText& text)
+{
+    Units u{};
+    u.columnGlyphs = std::max<int>({kMinColumnGlyphs, int(glyphsOf(text.upper).size()),
+                                    int(glyphsOf(text.lower).size())});
+    u.hengpiGlyphs = std::max<int>(kMinHengpiGlyphs, int(glyphsOf(text.hengpi).size()));
+    u.door = std::max(kMinDoorWidth, hengpiWidth(u.hengpiGlyphs) - 2 * kColumnWidth + 1.0);
+    u.width = 2 * kMargin + 2 * kColumnWidth + u.door;
+    u.height = 2 * kMargin + kColumnWidth + kHengpiGap + columnHeight(u.columnGlyphs);
+    return u;
+}
+
+} // namespace
+
+struct CoupletRenderer::Layout {
+    double cell = 0;
+    QRectF right;   // 上联
+    QRectF left;    // 下联
+    QRectF top;     // 横批
+    QPointF fuCentre;
+};
+
+CoupletRenderer::CoupletRenderer(CoupletStyle style) : m_style(std::move(style)) {}
+
+double CoupletRenderer::aspectRatio(const CoupletText& text)
+{
+    const Units u = unitsFor(text);
+    return u.width / u.height;
+}
+
+QString CoupletRenderer::brushFontFamily()
+{
+    static const QString family = [] {
+        const QStringList families = QFontDatabase::families();
+        for (const char* preferred : {"AR PL UKai CN", "AR PL UKai TW", "AR PL UKai HK"}) {
+            if (families.contains(QLatin1String(preferred)))
+                return QString::fromLatin1(preferred);
+        }
+        const QStringList chinese = QFontDatabase::families(QFontDatabase::SimplifiedChinese);
+        return chinese.isEmpty() ? QFont().family() : chinese.first();
+    }();
+    return family;
+}
+
+CoupletRenderer::Layout CoupletRenderer::layout(const QRectF& target, const CoupletText& text) const
+{
+    const Units u = unitsFor(text);
+    Layout l;
+    l.cell = std::min(target.width() / u.width, target.height() / u.height);
+    const double c = l.cell;
+    const QPointF origin(target.center().x() - u.width * c / 2,
+                         target.center().y() - u.height * c / 2);
+    const double columnTop = origin.y() + (kMargin + kColumnWidth + kHengpiGap) * c;
+    const QSizeF columnSize(kColumnWidth * c, columnHeight(u.columnGlyphs) * c);
+    l.left = QRectF(QPointF(origin.x() + kMargin * c, columnTop), columnSize);
+    l.right = QRectF(QPointF(origin.x() + (u.width - kMargin - kColumnWidth) * c, columnTop),
+                     columnSize);
+    const double topWidth = hengpiWidth(u.hengpiGlyphs) * c;
+    l.top = QRectF(target.center().x() - topWidth / 2, origin.y() + kMargin * c, topWidth,
+                   kColumnWidth * c);
+    l.fuCentre = QPointF(target.center().x(), columnTop + columnSize.height() * 0.38);
+    return l;
+}
+
+void CoupletRenderer::paint(QPainter& painter, const QRectF& target, const CoupletText& text) const
+{
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    paintBackground(painter, target);
+    const Layout l = layout(target, text);
+    paintPaper(painter, l.right);
+    paintPaper(painter, l.left);
+    paintPaper(painter, l.top);
+    paintColumn(painter, l.right, text.upper, l.cell);
+    paintColumn(painter, l.left, text.lower, l.cell);
+    paintRow(painter, l.top, text.hengpi, l.cell);
+    if (m_style.showFuDiamond)
+        paintFuDiamond(painter, l.fuCentre, l.cell * 2.2);
+    painter.restore();
+}
+
+void CoupletRenderer::paintBackground(QPainter& painter, const QRectF& target) const
+{
+    // A lacquered wooden door, so the red paper reads as hung on something.
+    QLinearGradient wood(target.topLeft(), target.topRight());
+    wood.setColorAt(0.0, QColor(0x4a, 0x2c, 0x22));
+    wood.setColorAt(0.5, QColor(0x5e, 0x3a, 0x2c));
+    wood.setColorAt(1.0, QColor(0x4a, 0x2c, 0x22));
+    painter.fillRect(target, wood);
+    painter.setPen(QPen(QColor(0, 0, 0, 60), std::max(1.0, target.width() / 300)));
+    painter.drawLine(QPointF(target.center().x(), target.top()),
+                     QPointF(target.center().x(), target.bottom()));
+}
+
+void CoupletRenderer::paintPaper(QPainter& painter, const QRectF& paper) const
+{
+    QLinearGradient red(paper.topLeft(), paper.bottomRight());
+    red.setColorAt(0.0, QColor(0xd4, 0x1a, 0x1f));
+    red.setColorAt(0.6, QColor(0xc0, 0x12, 0x19));
+    red.setColorAt(1.0, QColor(0xa8, 0x0e, 0x14));
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(QColor(0, 0, 0, 70));
+    const double shadow = std::max(1.0, paper.width() * 0.04);
+    painter.drawRect(paper.translated(shadow, shadow));
+    painter.setBrush(red);
+    painter.drawRect(paper);
+
+    // Paper fibres: a fixed seed so every repaint and every export look the same.
+    QRandomGenerator fibres(0x5eed);
+    const int count = int(paper.width() * paper.height() / (paper.width() * paper.width()) * 40);
+    const double unit = paper.width();
+    for (int i = 0; i < count; ++i) {
+        const QPointF p(paper.left() + fibres.generateDouble() * paper.width(),
+                        paper.top() + fibres.generateDouble() * paper.height());
+        const double len = unit * (0.05 + 0.1 * fibres.generateDouble());
+        painter.setPen(QPen(QColor(255, 210, 160, 18 + fibres.bounded(18)), unit * 0.012));
+        painter.drawLine(p, p + QPointF(len, len * (fibres.generateDouble() - 0.5)));
+    }
+
+    const double inset = unit * 0.07;
+    painter.setBrush(Qt::NoBrush);
+    painter.setPen(QPen(QColor(0xe8, 0xb8, 0x4a, 200), unit * 0.018));
+    painter.drawRect(paper.adjusted(inset, inset, -inset, -inset));
+}
+
+void CoupletRenderer::paintColumn(QPainter& painter, const QRectF& paper, const QString& line,
+                                  double cell) const
+{
+    const QStringList glyphs = glyphsOf(line);
+    double y = paper.top() + kPaperPadding * cell;
+    for (const QString& g : glyphs) {
+        paintGlyph(painter, QRectF(paper.left(), y, paper.width(), kGlyphStep * cell), g);
+        y += kGlyphStep * cell;
+    }
+}
+
+void CoupletRenderer::paintRow(QPainter& painter, const QRectF& paper, const QString& line,
+                               double cell) const
+{
+    QStringList glyphs = glyphsOf(line);
+    if (m_style.hengpiRightToLeft)
+        std::reverse(glyphs.begin(), glyphs.end());
+    const double used = glyphs.size() * kGlyphStep * cell;
+    double x = paper.center().x() - used / 2;
+    for (const QString& g : glyphs) {
+        paintGlyph(painter, QRectF(x, paper.top(), kGlyphStep * cell, paper.height()), g);
+        x += kGlyphStep * cell;
+    }
+}
+
+void CoupletRenderer::paintFuDiamond(QPainter& painter, const QPointF& centre, double size) const
+{
+    painter.save();
+    painter.translate(centre);
+    painter.rotate(45);
+    const QRectF square(-size / 2, -size / 2, size, size);
+    paintPaper(painter, square);
+    painter.rotate(-45);
+    paintGlyph(painter, QRectF(-size / 2, -size / 2, size, size).adjusted(
+                            size * 0.1, size * 0.1, -size * 0.1, -size * 0.1),
+               QStringLiteral("福"));
+    painter.restore();
+}
+
+QFont CoupletRenderer::glyphFont(double cellSize) const
+{
+    QFont font(m_style.fontFamily.isEmpty() ? brushFontFamily() : m_style.fontFamily);
+    font.setPixelSize(std::max(1, int(cellSize * kGlyphScale)));
+    font.setStyleStrategy(QFont::PreferAntialias);
+    return font;
+}
+
+QColor CoupletRenderer::inkColor() const
+{
+    return m_style.ink == InkColor::Gold ? QColor(0xf6, 0xcf, 0x57) : QColor(0x15, 0x10, 0x10);
+}
+
+void CoupletRenderer::paintGlyph(QPainter& painter, const QRectF& cell, const QString& glyph) const
+{
+    painter.setFont(glyphFont(std::min(cell.width(), cell.height())));
+    if (m_style.ink == InkColor::Gold) {
+        const double offset = std::max(0.5, cell.width() * 0.02);
+        painter.setPen(QColor(0x5a, 0x08, 0x08, 150));
+        painter.drawText(cell.translated(offset, offset), Qt::AlignCenter, glyph);
+    }
+    painter.setPen(inkColor());
+    painter.drawText(cell, Qt::AlignCenter, glyph);
+}
+
+} // namespace couplet

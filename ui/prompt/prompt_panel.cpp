@@ -1,0 +1,219 @@
+#include "prompt_panel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QEvent>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <climits>
+
+namespace couplet {
+namespace {
+
+constexpr int kLengths[] = {5, 7, 9, 0};   // 0 = free length
+constexpr int kMaxHengpiChars = 4;
+
+QString settingsKey(const char* name) { return QStringLiteral("prompt/") + QLatin1String(name); }
+
+} // namespace
+
+PromptPanel::PromptPanel(QWidget* parent)
+    : QWidget(parent), m_form(new QFormLayout), m_mode(new QComboBox(this)), m_text(new QLineEdit(this)),
+      m_length(new QComboBox(this)), m_candidates(new QSpinBox(this)), m_hengpi(new QLineEdit(this)),
+      m_temperature(new QDoubleSpinBox(this)), m_topK(new QSpinBox(this)),
+      m_topP(new QDoubleSpinBox(this)), m_seed(new QSpinBox(this)), m_tone(new QCheckBox(this)),
+      m_generate(new QPushButton(this)), m_message(new QLabel(this))
+{
+    buildForm();
+    connect(m_text, &QLineEdit::returnPressed, this, &PromptPanel::generate);
+    connect(m_hengpi, &QLineEdit::returnPressed, this, &PromptPanel::generate);
+    connect(m_generate, &QPushButton::clicked, this, &PromptPanel::generate);
+    connect(m_mode, &QComboBox::currentIndexChanged, this, &PromptPanel::updatePlaceholder);
+    retranslateUi();
+}
+
+void PromptPanel::buildForm()
+{
+    for (int i = 0; i < 3; ++i)
+        m_mode->addItem(QString());
+    for (int length : kLengths)
+        m_length->addItem(QString(), length);
+    m_length->setCurrentIndex(1);
+    m_candidates->setRange(1, kMaxCandidates);
+    m_candidates->setValue(3);
+    m_hengpi->setMaxLength(kMaxHengpiChars);
+    m_temperature->setRange(0.05, 2.0);
+    m_temperature->setSingleStep(0.05);
+    m_temperature->setValue(0.8);
+    m_topK->setRange(0, 500);
+    m_topK->setValue(40);
+    m_topP->setRange(0.05, 1.0);
+    m_topP->setSingleStep(0.05);
+    m_topP->setValue(0.95);
+    m_seed->setRange(0, INT_MAX);
+    m_message->setWordWrap(true);
+    m_message->setStyleSheet(QStringLiteral("color: #b00000;"));
+    m_message->hide();
+    m_generate->setDefault(true);
+    QFont big = m_text->font();
+    big.setPointSizeF(big.pointSizeF() * 1.3);
+    m_text->setFont(big);
+
+    for (QWidget* field : std::initializer_list<QWidget*>{m_mode, m_text, m_length, m_candidates, m_hengpi,
+                                                          m_temperature, m_topK, m_topP, m_seed}) {
+        m_labels << new QLabel(this);
+        m_form->addRow(m_labels.back(), field);
+    }
+    m_form->addRow(m_tone);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(m_form);
+    layout->addWidget(m_message);
+    layout->addWidget(m_generate);
+    layout->addStretch(1);
+}
+
+void PromptPanel::retranslateUi()
+{
+    m_mode->setItemText(0, tr("Keywords (关键词)"));
+    m_mode->setItemText(1, tr("Given 上联 (对下联)"));
+    m_mode->setItemText(2, tr("Acrostic (藏头)"));
+    m_length->setItemText(0, tr("5 characters"));
+    m_length->setItemText(1, tr("7 characters"));
+    m_length->setItemText(2, tr("9 characters"));
+    m_length->setItemText(3, tr("Free length"));
+    const QStringList labels = {tr("Mode"), tr("Prompt"), tr("Line length"), tr("Candidates"),
+                                tr("Fixed 横批"), tr("Temperature"), tr("Top-k"), tr("Top-p"),
+                                tr("Seed")};
+    for (int row = 0; row < labels.size(); ++row)
+        m_labels[row]->setText(labels[row]);
+    m_hengpi->setPlaceholderText(tr("empty: the model picks one"));
+    m_seed->setSpecialValueText(tr("random"));
+    m_topK->setSpecialValueText(tr("off"));
+    m_tone->setText(tr("Tone pattern: 上联 ends 仄, 下联 ends 平"));
+    m_generate->setText(tr("Generate (Enter)"));
+    updatePlaceholder();
+}
+
+void PromptPanel::updatePlaceholder()
+{
+    switch (m_mode->currentIndex()) {
+    case 0: m_text->setPlaceholderText(tr("e.g. 龙年 五福 (space separated)")); break;
+    case 1: m_text->setPlaceholderText(tr("e.g. 春回大地千山秀")); break;
+    default: m_text->setPlaceholderText(tr("e.g. 新春 (first characters of 上联 and 下联)")); break;
+    }
+}
+
+GenerationSpec PromptPanel::spec() const
+{
+    GenerationSpec spec;
+    spec.mode = static_cast<PromptMode>(m_mode->currentIndex());
+    const std::string text = m_text->text().trimmed().toStdString();
+    switch (spec.mode) {
+    case PromptMode::Keywords: spec.keywords = text; break;
+    case PromptMode::Upper: spec.upper = text; break;
+    case PromptMode::Acrostic: spec.acrostic = text; break;
+    }
+    spec.length = m_length->currentData().toInt();
+    spec.candidates = m_candidates->value();
+    spec.hengpi = m_hengpi->text().trimmed().toStdString();
+    spec.tonePattern = m_tone->isChecked();
+    spec.sampling.temperature = float(m_temperature->value());
+    spec.sampling.topK = m_topK->value();
+    spec.sampling.topP = float(m_topP->value());
+    spec.sampling.seed = std::uint64_t(m_seed->value());
+    return spec;
+}
+
+void PromptPanel::setSpec(const GenerationSpec& spec)
+{
+    m_mode->setCurrentIndex(int(spec.mode));
+    const std::string& text = spec.mode == PromptMode::Keywords ? spec.keywords
+                              : spec.mode == PromptMode::Upper  ? spec.upper
+                                                                : spec.acrostic;
+    m_text->setText(QString::fromStdString(text));
+    const int lengthIndex = m_length->findData(spec.length);
+    m_length->setCurrentIndex(lengthIndex < 0 ? 3 : lengthIndex);
+    m_candidates->setValue(spec.candidates);
+    m_hengpi->setText(QString::fromStdString(spec.hengpi));
+    m_tone->setChecked(spec.tonePattern);
+    m_temperature->setValue(spec.sampling.temperature);
+    m_topK->setValue(spec.sampling.topK);
+    m_topP->setValue(spec.sampling.topP);
+    m_seed->setValue(int(std::min<std::uint64_t>(spec.sampling.seed, INT_MAX)));
+}
+
+QString PromptPanel::problem() const
+{
+    const QString text = m_text->text().trimmed();
+    if (text.isEmpty() && m_mode->currentIndex() != 0)
+        return tr("Enter the text for this mode first.");
+    const int length = m_length->currentData().toInt();
+    if (m_mode->currentIndex() == 1 && length > 0 && text.toUcs4().size() != length)
+        return tr("The 上联 has %1 characters but the line length is %2.")
+            .arg(text.toUcs4().size()).arg(length);
+    const QString hengpi = m_hengpi->text().trimmed();
+    if (!hengpi.isEmpty() && hengpi.toUcs4().size() != kMaxHengpiChars)
+        return tr("A 横批 has four characters; \"%1\" has %2.").arg(hengpi).arg(hengpi.toUcs4().size());
+    return {};
+}
+
+void PromptPanel::generate()
+{
+    const QString message = problem();
+    m_message->setText(message);
+    m_message->setVisible(!message.isEmpty());
+    if (!message.isEmpty() || !m_generate->isEnabled())
+        return;
+    Q_EMIT generateRequested(spec());
+    m_text->selectAll();
+}
+
+void PromptPanel::setGenerateEnabled(bool enabled, const QString& reason)
+{
+    m_generate->setEnabled(enabled);
+    m_generate->setToolTip(reason);
+}
+
+void PromptPanel::saveSettings(QSettings& settings) const
+{
+    settings.setValue(settingsKey("mode"), m_mode->currentIndex());
+    settings.setValue(settingsKey("text"), m_text->text());
+    settings.setValue(settingsKey("length"), m_length->currentIndex());
+    settings.setValue(settingsKey("candidates"), m_candidates->value());
+    settings.setValue(settingsKey("hengpi"), m_hengpi->text());
+    settings.setValue(settingsKey("temperature"), m_temperature->value());
+    settings.setValue(settingsKey("topK"), m_topK->value());
+    settings.setValue(settingsKey("topP"), m_topP->value());
+    settings.setValue(settingsKey("seed"), m_seed->value());
+    settings.setValue(settingsKey("tone"), m_tone->isChecked());
+}
+
+void PromptPanel::restoreSettings(const QSettings& settings)
+{
+    m_mode->setCurrentIndex(settings.value(settingsKey("mode"), m_mode->currentIndex()).toInt());
+    m_text->setText(settings.value(settingsKey("text"), m_text->text()).toString());
+    m_length->setCurrentIndex(settings.value(settingsKey("length"), m_length->currentIndex()).toInt());
+    m_candidates->setValue(settings.value(settingsKey("candidates"), m_candidates->value()).toInt());
+    m_hengpi->setText(settings.value(settingsKey("hengpi"), m_hengpi->text()).toString());
+    m_temperature->setValue(settings.value(settingsKey("temperature"), m_temperature->value()).toDouble());
+    m_topK->setValue(settings.value(settingsKey("topK"), m_topK->value()).toInt());
+    m_topP->setValue(settings.value(settingsKey("topP"), m_topP->value()).toDouble());
+    m_seed->setValue(settings.value(settingsKey("seed"), m_seed->value()).toInt());
+    m_tone->setChecked(settings.value(settingsKey("tone"), m_tone->isChecked()).toBool());
+}
+
+void PromptPanel::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslateUi();
+    QWidget::changeEvent(event);
+}
+
+} // namespace couplet

@@ -1,0 +1,68 @@
+#pragma once
+
+#include "core/generation_spec.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSettings;
+class QSpinBox;
+
+namespace couplet {
+
+// What to write: the mode and its text, line length, candidates, an optional
+// fixed 横批 and the sampling knobs. Enter generates, and the text stays
+// selected so the next prompt can be typed straight away.
+class PromptPanel : public QWidget {
+    Q_OBJECT
+public:
+    static constexpr int kMaxCandidates = 8;
+
+    explicit PromptPanel(QWidget* parent = nullptr);
+
+    GenerationSpec spec() const;
+    void setSpec(const GenerationSpec& spec);
+    // Empty when spec() can be submitted, else what to fix.
+    QString problem() const;
+    void setGenerateEnabled(bool enabled, const QString& reason = {});
+
+    void saveSettings(QSettings& settings) const;
+    void restoreSettings(const QSettings& settings);
+
+public Q_SLOTS:
+    void generate();
+
+Q_SIGNALS:
+    void generateRequested(const couplet::GenerationSpec& spec);
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void buildForm();
+    void retranslateUi();
+    void updatePlaceholder();
+
+    QFormLayout* m_form;
+    QList<QLabel*> m_labels;
+    QComboBox* m_mode;
+    QLineEdit* m_text;
+    QComboBox* m_length;
+    QSpinBox* m_candidates;
+    QLineEdit* m_hengpi;
+    QDoubleSpinBox* m_temperature;
+    QSpinBox* m_topK;
+    QDoubleSpinBox* m_topP;
+    QSpinBox* m_seed;
+    QCheckBox* m_tone;
+    QPushButton* m_generate;
+    QLabel* m_message;
+};
+
+} // namespace couplet
