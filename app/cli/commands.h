@@ -1,0 +1,13 @@
+#pragma once
+
+#include "args.h"
+
+namespace couplet::cli {
+
+int runTrain(Args& args);
+int runGenerate(Args& args);
+int runEval(Args& args);
+int runBatch(Args& args);
+int runBench(Args& args);
+
+} // namespace couplet::cli

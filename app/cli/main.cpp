@@ -1,0 +1,43 @@
+#include "commands.h"
+
+#include <cstring>
+#include <iostream>
+#include <string>
+
+namespace {
+
+void usage()
+{
+    std::cerr << "usage: couplet <command> [options]\n"
+                 "commands:\n"
+                 "  generate   write couplets for keywords, an upper line or an acrostic\n"
+                 "  eval       generate 下联 for the 上联 of a TSV file and score them\n"
+                 "  batch      generate for every row of a CSV file (resumable)\n"
+                 "  bench      measure batching throughput and latency\n"
+                 "  train      train a model on a data folder\n"
+                 "run 'couplet <command> --help' for a command's options\n";
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
+        usage();
+        return argc < 2 ? 2 : 0;
+    }
+    const std::string command = argv[1];
+    couplet::cli::Args args(argc - 2, argv + 2);
+    try {
+        if (command == "train") return couplet::cli::runTrain(args);
+    } catch (const couplet::cli::UsageError& e) {
+        std::cerr << "couplet " << command << ": " << e.what() << '\n';
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "couplet " << command << ": error: " << e.what() << '\n';
+        return 1;
+    }
+    std::cerr << "couplet: unknown command '" << command << "'\n";
+    usage();
+    return 2;
+}

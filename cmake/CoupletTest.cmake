@@ -1,0 +1,18 @@
+# couplet_add_test(NAME SOURCES ... LIBS ... [GUI])
+# Builds one test executable and registers it with CTest. GUI tests run offscreen.
+function(couplet_add_test name)
+  cmake_parse_arguments(ARG "GUI" "TIMEOUT" "SOURCES;LIBS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE couplet::options ${ARG_LIBS})
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
+  add_test(NAME ${name} COMMAND ${name})
+  set(env "COUPLET_TEST_DATA=${PROJECT_SOURCE_DIR}/tests/data"
+          "COUPLET_MODEL_DIR=${PROJECT_SOURCE_DIR}/resources/models/default")
+  if(ARG_GUI)
+    list(APPEND env "QT_QPA_PLATFORM=offscreen")
+  endif()
+  set_tests_properties(${name} PROPERTIES ENVIRONMENT "${env}")
+  if(ARG_TIMEOUT)
+    set_tests_properties(${name} PROPERTIES TIMEOUT ${ARG_TIMEOUT})
+  endif()
+endfunction()

@@ -1,0 +1,68 @@
+#pragma once
+
+#include "decoder.h"
+#include "generation_spec.h"
+#include "token_policy.h"
+
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace couplet {
+
+// A model folder that cannot be used: which file, and what is wrong with it.
+class ModelLoadError : public std::runtime_error {
+public:
+    ModelLoadError(std::filesystem::path path, const std::string& reason);
+    const std::filesystem::path& path() const { return m_path; }
+    const std::string& reason() const { return m_reason; }
+
+private:
+    std::filesystem::path m_path;
+    std::string m_reason;
+};
+
+struct DeviceOptions {
+    std::string device = "auto";   // "cpu", "cuda" or "auto"
+    bool halfPrecision = true;     // fp16/bf16 on a GPU; always fp32 on the CPU
+    int threads = 0;               // CPU threads; 0 = all cores
+};
+
+class CoupletModelImpl;
+
+// The trained couplet model with its vocabulary, tone table and 横批 phrase
+// list: turns a GenerationSpec into per-sequence TokenPolicies and provides
+// the Decoder that the Scheduler runs. Immutable once loaded; share freely.
+class CoupletModel {
+public:
+    // Loads config.json, vocab.txt, model.safetensors (and tones.tsv,
+    // hengpi.txt when present) from `dir`. Throws ModelLoadError.
+    static std::shared_ptr<const CoupletModel> load(const std::filesystem::path& dir,
+                                                    const DeviceOptions& options = {});
+    // $COUPLET_MODEL_DIR, else the installed model, else the source tree's.
+    static std::filesystem::path defaultModelDir();
+
+    ~CoupletModel();
+
+    // Empty when the spec can be generated, else what is wrong with it
+    // (e.g. "上联 contains characters the model does not know: ①").
+    std::string validate(const GenerationSpec& spec) const;
+    // The policy for candidate `index` of the spec; the seed of candidate i is
+    // spec.sampling.seed + i. Call validate() first; throws std::invalid_argument.
+    std::unique_ptr<TokenPolicy> makePolicy(const GenerationSpec& spec, int index = 0) const;
+    // The couplet written so far by a policy from makePolicy().
+    static Couplet coupletOf(const TokenPolicy& policy);
+    // A decoder over this model's weights on its device (no rows reserved yet).
+    std::unique_ptr<Decoder> makeDecoder() const;
+
+    std::string deviceName() const;   // "cpu", "cuda:0 (NVIDIA H200, bf16)"
+    std::string summary() const;      // parameters, layers, vocabulary, folder
+    const CoupletModelImpl& impl() const { return *m_impl; }
+
+private:
+    explicit CoupletModel(std::unique_ptr<CoupletModelImpl> impl);
+    std::unique_ptr<CoupletModelImpl> m_impl;
+};
+
+} // namespace couplet

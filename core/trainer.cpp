@@ -1,0 +1,300 @@
+#include "trainer.h"
+
+#include "hengpi_list.h"
+#include "safetensors.h"
+#include "tone_table.h"
+#include "training_data.h"
+#include "transformer.h"
+
+#include <nlohmann/json.hpp>
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <deque>
+#include <fstream>
+#include <iomanip>
+#include <ostream>
+#include <thread>
+
+namespace couplet {
+namespace {
+
+constexpr int kIgnore = -100;
+constexpr int kBatchesPerBucket = 8; // examples are sorted by length within 8 batches
+
+using Seconds = std::chrono::duration<double>;
+
+struct Batch {
+    torch::Tensor tokens;  // [batch, time] int64
+    torch::Tensor targets; // [batch, time] int64, kIgnore where not trained
+    int64_t realTokens = 0;
+};
+
+Batch collate(const std::vector<TrainingExample>& examples, std::size_t begin, std::size_t end, int maxLen)
+{
+    std::size_t time = 0;
+    for (std::size_t i = begin; i < end; ++i) time = std::max(time, examples[i].tokens.size());
+    time = std::min<std::size_t>(time, maxLen);
+    const auto n = static_cast<int64_t>(end - begin);
+    Batch b;
+    b.tokens = torch::zeros({n, static_cast<int64_t>(time)}, torch::kLong);
+    b.targets = torch::full({n, static_cast<int64_t>(time)}, kIgnore, torch::kLong);
+    auto tok = b.tokens.accessor<int64_t, 2>();
+    auto tgt = b.targets.accessor<int64_t, 2>();
+    for (int64_t r = 0; r < n; ++r) {
+        const auto& ex = examples[begin + r];
+        const std::size_t len = std::min(ex.tokens.size(), time);
+        for (std::size_t i = 0; i < len; ++i) {
+            tok[r][i] = ex.tokens[i];
+            if (i + 1 < len && ex.target[i]) tgt[r][i] = ex.tokens[i + 1];
+        }
+        b.realTokens += static_cast<int64_t>(len);
+    }
+    return b;
+}
+
+// Draws kBatchesPerBucket batches at once and sorts them by length, which
+// cuts padding without making a batch's lengths predictable.
+class BatchStream {
+public:
+    BatchStream(const TrainingData& data, const Vocab& vocab, int batchSize, int maxLen, std::uint64_t seed)
+        : m_data(data), m_vocab(vocab), m_batchSize(batchSize), m_maxLen(maxLen), m_rng(seed)
+    {
+    }
+    Batch next()
+    {
+        if (m_ready.empty()) refill();
+        Batch b = std::move(m_ready.front());
+        m_ready.pop_front();
+        return b;
+    }
+
+private:
+    void refill()
+    {
+        std::vector<TrainingExample> examples;
+        for (int i = 0; i < m_batchSize * kBatchesPerBucket; ++i)
+            examples.push_back(m_data.makeExample(m_data.drawPair(m_rng), m_vocab, m_rng));
+        std::sort(examples.begin(), examples.end(),
+                  [](const auto& a, const auto& b) { return a.tokens.size() < b.tokens.size(); });
+        for (int k = 0; k < kBatchesPerBucket; ++k)
+            m_ready.push_back(collate(examples, k * m_batchSize, (k + 1) * m_batchSize, m_maxLen));
+        std::shuffle(m_ready.begin(), m_ready.end(), m_rng);
+    }
+    const TrainingData& m_data;
+    const Vocab& m_vocab;
+    int m_batchSize;
+    int m_maxLen;
+    std::mt19937_64 m_rng;
+    std::deque<Batch> m_ready;
+};
+
+double learningRateAt(const TrainOptions& o, int step)
+{
+    if (step < o.warmupSteps) return o.learningRate * (step + 1) / o.warmupSteps;
+    const double progress = std::min(1.0, double(step - o.warmupSteps) / std::max(1, o.steps - o.warmupSteps));
+    return o.minLearningRate + 0.5 * (o.learningRate - o.minLearningRate) * (1 + std::cos(M_PI * progress));
+}
+
+safetensors::TensorMap weightsOf(Lm& model)
+{
+    safetensors::TensorMap map;
+    for (const auto& p : model->named_parameters()) map[p.key()] = p.value();
+    return map;
+}
+
+void loadWeights(Lm& model, const std::filesystem::path& path)
+{
+    const auto map = safetensors::load(path);
+    torch::NoGradGuard guard;
+    for (auto& p : model->named_parameters()) {
+        const auto it = map.find(p.key());
+        if (it == map.end()) throw std::runtime_error(path.string() + ": tensor '" + p.key() + "' missing");
+        p.value().copy_(it->second.to(p.value().dtype()));
+    }
+}
+
+// Mean NLL over the targets of `examples`, in batches, without dropout.
+double meanLoss(Lm& model, const std::vector<TrainingExample>& examples, const torch::Device& device)
+{
+    torch::NoGradGuard guard;
+    model->eval();
+    double total = 0;
+    int64_t count = 0;
+    for (std::size_t b = 0; b < examples.size(); b += 256) {
+        auto batch = collate(examples, b, std::min(examples.size(), b + 256), model->config().maxLen);
+        auto logits = model->forward(batch.tokens.to(device));
+        auto targets = batch.targets.to(device);
+        auto loss = torch::nn::functional::cross_entropy(
+            logits.reshape({-1, logits.size(-1)}), targets.reshape(-1),
+            torch::nn::functional::CrossEntropyFuncOptions().ignore_index(kIgnore).reduction(torch::kSum));
+        total += loss.item<double>();
+        count += (targets != kIgnore).sum().item<int64_t>();
+    }
+    model->train();
+    return count > 0 ? total / count : 0;
+}
+
+void writeState(const std::filesystem::path& dir, int step, double tokens, double seconds)
+{
+    std::ofstream out(dir / "state.json.tmp");
+    out << nlohmann::json{{"step", step}, {"tokens", tokens}, {"seconds", seconds}}.dump(2) << '\n';
+    out.close();
+    std::filesystem::rename(dir / "state.json.tmp", dir / "state.json");
+}
+
+struct Session {
+    int step = 0;
+    double tokens = 0;
+    double seconds = 0;
+};
+
+Session prepareFolder(const TrainOptions& o, TrainingData& data, Vocab& vocab, ModelConfig& config, std::ostream& log)
+{
+    std::filesystem::create_directories(o.outDir / "checkpoint");
+    Session s;
+    if (o.resume) {
+        vocab = Vocab::load(o.outDir / "vocab.txt");
+        config = ModelConfig::load(o.outDir / "config.json");
+        const auto state = nlohmann::json::parse(std::ifstream(o.outDir / "checkpoint" / "state.json"));
+        s.step = state.at("step").get<int>();
+        s.tokens = state.at("tokens").get<double>();
+        s.seconds = state.at("seconds").get<double>();
+        log << "resuming at step " << s.step << '\n';
+    } else {
+        vocab = data.buildVocab(o.vocabMinCount);
+        config.vocabSize = vocab.size();
+        vocab.save(o.outDir / "vocab.txt");
+        config.save(o.outDir / "config.json");
+    }
+    data.restrictTo(vocab);
+    data.hengpi().save(o.outDir / "hengpi.txt");
+    ToneTable::fromIdioms(o.dataDir / "idioms" / "idioms-pinyin.json").save(o.outDir / "tones.tsv");
+    return s;
+}
+
+std::vector<TrainingExample> validationExamples(const TrainingData& data, const Vocab& vocab)
+{
+    std::vector<TrainingExample> out;
+    for (const auto& s : data.sources())
+        for (const auto& p : s.valid) out.push_back(TrainingData::lowerLineExample(p, vocab));
+    return out;
+}
+
+void save(Lm& model, torch::optim::AdamW& optimizer, const TrainOptions& o, const Session& s)
+{
+    safetensors::save(o.outDir / "model.safetensors", weightsOf(model), {{"step", std::to_string(s.step)}});
+    torch::save(optimizer, (o.outDir / "checkpoint" / "optimizer.pt").string());
+    writeState(o.outDir / "checkpoint", s.step, s.tokens, s.seconds);
+}
+
+} // namespace
+
+void train(const TrainOptions& o, std::ostream& log)
+{
+    torch::set_num_threads(o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+    torch::manual_seed(o.seed);
+    const torch::Device device(o.device == "cuda" ? torch::kCUDA : torch::kCPU);
+
+    auto data = TrainingData::load(o.dataDir);
+    Vocab vocab;
+    ModelConfig config = o.config;
+    Session s = prepareFolder(o, data, vocab, config, log);
+    for (const auto& src : data.sources())
+        log << "source " << src.name << ": " << src.train.size() << " train, " << src.valid.size()
+            << " valid pairs, weight " << src.weight << '\n';
+    log << "vocabulary " << vocab.size() << ", 横批 phrases " << data.hengpi().phrases().size() << ", skipped lines "
+        << data.skipped() << '\n';
+
+    Lm model(config);
+    model->to(device);
+    torch::optim::AdamW optimizer(model->parameters(),
+                                  torch::optim::AdamWOptions(o.learningRate).weight_decay(o.weightDecay).betas({0.9, 0.95}));
+    if (o.resume) {
+        loadWeights(model, o.outDir / "model.safetensors");
+        torch::load(optimizer, (o.outDir / "checkpoint" / "optimizer.pt").string());
+    }
+    int64_t params = 0;
+    for (const auto& p : model->parameters()) params += p.numel();
+    log << "model: " << params << " parameters, dim " << config.dim << ", layers " << config.layers << ", heads "
+        << config.heads << '\n';
+
+    const auto valid = validationExamples(data, vocab);
+    BatchStream stream(data, vocab, o.batchSize, config.maxLen, o.seed + static_cast<std::uint64_t>(s.step));
+    const auto start = std::chrono::steady_clock::now();
+    const double secondsBefore = s.seconds;
+    double lossSum = 0, windowTokens = 0;
+    int lossCount = 0;
+    auto windowStart = start;
+    model->train();
+    while (s.step < o.steps) {
+        const double lr = learningRateAt(o, s.step);
+        for (auto& group : optimizer.param_groups()) static_cast<torch::optim::AdamWOptions&>(group.options()).lr(lr);
+        auto batch = stream.next();
+        auto logits = model->forward(batch.tokens.to(device));
+        auto loss = torch::nn::functional::cross_entropy(
+            logits.reshape({-1, logits.size(-1)}), batch.targets.to(device).reshape(-1),
+            torch::nn::functional::CrossEntropyFuncOptions().ignore_index(kIgnore));
+        optimizer.zero_grad();
+        loss.backward();
+        torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0);
+        optimizer.step();
+        ++s.step;
+        lossSum += loss.item<double>();
+        ++lossCount;
+        windowTokens += static_cast<double>(batch.realTokens);
+        s.tokens += static_cast<double>(batch.realTokens);
+        const auto now = std::chrono::steady_clock::now();
+        s.seconds = secondsBefore + Seconds(now - start).count();
+        if (s.step % o.logEvery == 0) {
+            const double rate = windowTokens / Seconds(now - windowStart).count();
+            const double stepsPerSec = o.logEvery / Seconds(now - windowStart).count();
+            log << "step " << s.step << "/" << o.steps << "  loss " << std::fixed << std::setprecision(4)
+                << lossSum / lossCount << "  lr " << std::scientific << std::setprecision(2) << lr << std::fixed
+                << "  tokens/s " << std::setprecision(0) << rate << "  ETA " << std::setprecision(1)
+                << (o.steps - s.step) / stepsPerSec / 60 << " min" << std::endl;
+            lossSum = 0;
+            lossCount = 0;
+            windowTokens = 0;
+            windowStart = now;
+        }
+        if (s.step % o.evalEvery == 0 || s.step == o.steps) {
+            const double nll = meanLoss(model, valid, device);
+            log << "valid: 下联 NLL " << std::setprecision(4) << nll << "  perplexity " << std::setprecision(2)
+                << std::exp(nll) << std::endl;
+        }
+        const bool outOfTime = o.maxMinutes > 0 && Seconds(now - start).count() > o.maxMinutes * 60;
+        if (s.step % o.saveEvery == 0 || s.step == o.steps || outOfTime) save(model, optimizer, o, s);
+        if (outOfTime) {
+            log << "time limit reached at step " << s.step << "; continue with --resume" << std::endl;
+            return;
+        }
+    }
+    log << "done: " << s.step << " steps, " << std::setprecision(0) << s.tokens << " tokens, " << std::setprecision(1)
+        << s.seconds / 60 << " min" << std::endl;
+}
+
+double evaluateLowerLinePerplexity(const std::filesystem::path& modelDir, const std::filesystem::path& dataDir,
+                                   std::ostream& log)
+{
+    const auto vocab = Vocab::load(modelDir / "vocab.txt");
+    Lm model(ModelConfig::load(modelDir / "config.json"));
+    loadWeights(model, modelDir / "model.safetensors");
+    auto data = TrainingData::load(dataDir);
+    data.restrictTo(vocab);
+    double total = 0;
+    std::size_t count = 0;
+    for (const auto& s : data.sources()) {
+        std::vector<TrainingExample> ex;
+        for (const auto& p : s.valid) ex.push_back(TrainingData::lowerLineExample(p, vocab));
+        const double nll = meanLoss(model, ex, torch::kCPU);
+        log << s.name << ": " << ex.size() << " pairs, 下联 perplexity " << std::exp(nll) << '\n';
+        total += nll * static_cast<double>(ex.size());
+        count += ex.size();
+    }
+    return count > 0 ? total / static_cast<double>(count) : 0;
+}
+
+} // namespace couplet

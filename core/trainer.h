@@ -1,0 +1,42 @@
+#pragma once
+
+#include "model_config.h"
+
+#include <filesystem>
+#include <iosfwd>
+
+namespace couplet {
+
+struct TrainOptions {
+    std::filesystem::path dataDir;  // holds couplets/*.tsv and idioms/
+    std::filesystem::path outDir;   // model folder; also holds the resumable checkpoint
+    ModelConfig config;             // vocabSize is filled in from the data
+    int batchSize = 128;
+    int steps = 8000;               // total optimiser steps (the schedule spans these)
+    double learningRate = 1.5e-3;
+    double minLearningRate = 1e-4;
+    int warmupSteps = 300;
+    double weightDecay = 0.05;
+    int threads = 0;                // 0 = all cores
+    int logEvery = 50;
+    int evalEvery = 500;
+    int saveEvery = 250;
+    double maxMinutes = 0;          // stop (with a checkpoint) after this long; 0 = no limit
+    bool resume = false;            // continue from outDir's checkpoint
+    int vocabMinCount = 3;
+    std::uint64_t seed = 1;
+    std::string device = "cpu";
+};
+
+// Trains the couplet model (see TrainingData for the mix and the format),
+// printing loss, tokens/s and ETA to `log`, evaluating on the validation
+// split, and saving config.json, vocab.txt, hengpi.txt, tones.tsv,
+// model.safetensors and checkpoint/ into outDir.
+void train(const TrainOptions& options, std::ostream& log);
+
+// Mean negative log-likelihood per 下联 character of the validation pairs of
+// every source, using the model in `modelDir`; prints a line per source.
+double evaluateLowerLinePerplexity(const std::filesystem::path& modelDir, const std::filesystem::path& dataDir,
+                                   std::ostream& log);
+
+} // namespace couplet

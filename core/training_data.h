@@ -1,0 +1,70 @@
+#pragma once
+
+#include "hengpi_list.h"
+#include "vocab.h"
+
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace couplet {
+
+struct CouplePair {
+    std::u32string upper;
+    std::u32string lower;
+    int source = 0;
+};
+
+// One corpus file of ../shared/data/couplets and how often it is drawn.
+struct CorpusSource {
+    std::string name;            // file stem, e.g. "modern"
+    double weight = 1.0;         // share of training samples
+    bool withHengpi = false;     // attach synthetic 横批 (modern spring couplets)
+    std::vector<CouplePair> train;
+    std::vector<CouplePair> valid;
+};
+
+// A training example: tokens and, for each position, whether predicting the
+// next token counts in the loss (the prompt part does not).
+struct TrainingExample {
+    std::vector<int> tokens;
+    std::vector<char> target; // target[i]: tokens[i + 1] is trained on
+};
+
+// The couplet corpora, split into training and validation sets with a fixed
+// seed, mixed by weight, and encoded in the sequence format of vocab.h with
+// random prompts (keywords drawn from the couplet itself, acrostic, length).
+class TrainingData {
+public:
+    // Reads dataDir/couplets/*.tsv and dataDir/idioms. Lines that are not a
+    // pair of equal-length lines of Han characters and couplet punctuation
+    // are skipped (counted in skipped()).
+    static TrainingData load(const std::filesystem::path& dataDir, double validFraction = 0.01,
+                             std::size_t maxValidPerSource = 1000);
+
+    // Characters seen at least minCount times (and every 横批 character).
+    Vocab buildVocab(int minCount) const;
+    // Drops pairs with characters outside `vocab`; restricts the 横批 list.
+    void restrictTo(const Vocab& vocab);
+
+    const std::vector<CorpusSource>& sources() const { return m_sources; }
+    const HengpiList& hengpi() const { return m_hengpi; }
+    std::size_t skipped() const { return m_skipped; }
+
+    // A random training pair, drawn by source weight.
+    const CouplePair& drawPair(std::mt19937_64& rng) const;
+    // Encodes a pair with randomly chosen prompt parts.
+    TrainingExample makeExample(const CouplePair& pair, const Vocab& vocab, std::mt19937_64& rng) const;
+    // The fixed prompt <bos> <lenN> <up> 上联 <down> followed by 下联 <hp>;
+    // only the 下联 characters are targets (perplexity of the reference 下联).
+    static TrainingExample lowerLineExample(const CouplePair& pair, const Vocab& vocab);
+
+private:
+    std::vector<CorpusSource> m_sources;
+    std::vector<double> m_cumulative;
+    HengpiList m_hengpi;
+    std::size_t m_skipped = 0;
+};
+
+} // namespace couplet

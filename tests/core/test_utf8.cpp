@@ -1,0 +1,40 @@
+#include "core/utf8.h"
+
+#include <check.h>
+
+using namespace couplet;
+
+COUPLET_TEST(decodesAndEncodesMixedText)
+{
+    const std::string s = "春a福€😀";
+    const auto cps = utf8::decode(s);
+    CHECK_EQ(cps.size(), std::size_t(5));
+    CHECK(cps[0] == U'春');
+    CHECK_EQ(utf8::encode(cps), s);
+    CHECK_EQ(utf8::characters("春回").size(), std::size_t(2));
+}
+
+COUPLET_TEST(reportsFirstInvalidByte)
+{
+    CHECK_EQ(utf8::firstInvalid("ab\xE6\x98"), std::size_t(2));
+    CHECK_EQ(utf8::firstInvalid("\xC0\x80"), std::size_t(0)); // overlong NUL
+    CHECK_EQ(utf8::firstInvalid("春"), std::string::npos);
+    CHECK_THROWS(utf8::decode("ok\xFF"), "byte 2");
+}
+
+COUPLET_TEST(holdsBackIncompleteCharacter)
+{
+    const std::string chun = "春"; // 3 bytes
+    CHECK_EQ(utf8::completePrefix(chun.substr(0, 1)), std::size_t(0));
+    CHECK_EQ(utf8::completePrefix(chun.substr(0, 2)), std::size_t(0));
+    CHECK_EQ(utf8::completePrefix(chun), std::size_t(3));
+    CHECK_EQ(utf8::completePrefix("a" + chun.substr(0, 2)), std::size_t(1));
+    CHECK_EQ(utf8::completePrefix(""), std::size_t(0));
+}
+
+COUPLET_TEST(classifiesHan)
+{
+    CHECK(utf8::isHan(U'龍'));
+    CHECK(!utf8::isHan(U'，'));
+    CHECK(!utf8::isHan(U'a'));
+}
