@@ -1,0 +1,37 @@
+#pragma once
+
+#include "core/couplet_model.h"
+#include "core/decoder.h"
+#include "core/generation_spec.h"
+#include "core/token_policy.h"
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace couplet {
+
+// What the engine needs from a model. The real one wraps CoupletModel
+// (model_backend.h); tests provide a fake, so the engine builds and is
+// tested without libtorch.
+class EngineBackend {
+public:
+    virtual ~EngineBackend() = default;
+
+    virtual std::unique_ptr<Decoder> makeDecoder() const = 0;
+    // Empty when the spec can be generated, else what is wrong with it.
+    virtual std::string validate(const GenerationSpec& spec) const = 0;
+    virtual std::unique_ptr<TokenPolicy> makePolicy(const GenerationSpec& spec, int index) const = 0;
+    virtual Couplet coupletOf(const TokenPolicy& policy) const = 0;
+    virtual std::string deviceName() const = 0;
+    virtual std::string summary() const = 0;
+    // Intra-op CPU threads for the model; 0 = all cores.
+    virtual void setThreads(int threads) {}
+};
+
+// Loads a backend from a model folder; throws (e.g. ModelLoadError) on failure.
+using BackendLoader = std::function<std::shared_ptr<EngineBackend>(const std::filesystem::path& dir,
+                                                                   const DeviceOptions& options)>;
+
+} // namespace couplet

@@ -1,0 +1,69 @@
+#include "engine_controller.h"
+
+#include "engine_worker.h"
+
+namespace couplet {
+
+EngineController::EngineController(BackendLoader loader, QObject* parent)
+    : QObject(parent), m_worker(new EngineWorker(std::move(loader)))
+{
+    registerEngineMetaTypes();
+    m_thread.setObjectName(QStringLiteral("engine"));
+    m_worker->moveToThread(&m_thread);
+    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    connect(m_worker, &EngineWorker::modelLoaded, this, &EngineController::modelLoaded);
+    connect(m_worker, &EngineWorker::modelLoadFailed, this, &EngineController::modelLoadFailed);
+    connect(m_worker, &EngineWorker::textChunks, this, &EngineController::textChunks);
+    connect(m_worker, &EngineWorker::candidateFinished, this, &EngineController::candidateFinished);
+    connect(m_worker, &EngineWorker::requestFinished, this, &EngineController::requestFinished);
+    connect(m_worker, &EngineWorker::statsUpdated, this, &EngineController::statsUpdated);
+    connect(m_worker, &EngineWorker::autoTunePoint, this, &EngineController::autoTunePoint);
+    connect(m_worker, &EngineWorker::autoTuneFinished, this, &EngineController::autoTuneFinished);
+    connect(m_worker, &EngineWorker::warning, this, &EngineController::warning);
+    m_thread.start();
+}
+
+EngineController::~EngineController()
+{
+    m_thread.quit();
+    m_thread.wait();
+}
+
+void EngineController::loadModel(const QString& dir, const DeviceOptions& options)
+{
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, dir, options] { w->loadModel(dir, options); },
+                              Qt::QueuedConnection);
+}
+
+quint64 EngineController::submit(const GenerationSpec& spec, bool bulk)
+{
+    const quint64 id = m_nextId++;
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, id, spec, bulk] { w->submit(id, spec, bulk); },
+                              Qt::QueuedConnection);
+    return id;
+}
+
+void EngineController::cancel(quint64 requestId)
+{
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, requestId] { w->cancel(requestId); },
+                              Qt::QueuedConnection);
+}
+
+void EngineController::cancelAll()
+{
+    QMetaObject::invokeMethod(m_worker, [w = m_worker] { w->cancelAll(); }, Qt::QueuedConnection);
+}
+
+void EngineController::setSettings(const EngineSettings& settings)
+{
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, settings] { w->setSettings(settings); },
+                              Qt::QueuedConnection);
+}
+
+void EngineController::runAutoTune(const QList<int>& batchSizes)
+{
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, batchSizes] { w->runAutoTune(batchSizes); },
+                              Qt::QueuedConnection);
+}
+
+} // namespace couplet

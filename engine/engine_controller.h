@@ -1,0 +1,46 @@
+#pragma once
+
+#include "engine_backend.h"
+#include "engine_types.h"
+
+#include <QObject>
+#include <QThread>
+
+namespace couplet {
+
+class EngineWorker;
+
+// The GUI thread's handle on the engine: owns the engine thread and forwards
+// calls to the EngineWorker living there. Request ids are allocated here, so
+// the GUI can show a request before the engine has seen it.
+class EngineController : public QObject {
+    Q_OBJECT
+public:
+    explicit EngineController(BackendLoader loader, QObject* parent = nullptr);
+    ~EngineController() override;
+
+    void loadModel(const QString& dir, const DeviceOptions& options = {});
+    quint64 submit(const GenerationSpec& spec, bool bulk = false);
+    void cancel(quint64 requestId);
+    void cancelAll();
+    void setSettings(const EngineSettings& settings);
+    void runAutoTune(const QList<int>& batchSizes);
+
+Q_SIGNALS:
+    void modelLoaded(const QString& device, const QString& summary);
+    void modelLoadFailed(const QString& message);
+    void textChunks(const QList<couplet::TextChunk>& chunks);
+    void candidateFinished(const couplet::CandidateResult& result);
+    void requestFinished(const couplet::RequestSummary& summary);
+    void statsUpdated(const couplet::EngineStats& stats);
+    void autoTunePoint(const couplet::AutoTuneResult& point);
+    void autoTuneFinished(const QString& error);
+    void warning(const QString& message);
+
+private:
+    QThread m_thread;
+    EngineWorker* m_worker;
+    quint64 m_nextId = 1;
+};
+
+} // namespace couplet

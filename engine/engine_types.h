@@ -1,0 +1,92 @@
+#pragma once
+
+#include "core/couplet_model.h"
+#include "core/generation_spec.h"
+
+#include <QList>
+#include <QMetaType>
+#include <QString>
+
+namespace couplet {
+
+// Text one candidate produced since the previous flush, and its lines so far.
+struct TextChunk {
+    quint64 requestId = 0;
+    int candidate = 0;
+    QString delta;
+    QString upper;
+    QString lower;
+    QString hengpi;
+    int tokens = 0;      // generated so far by this candidate
+};
+
+enum class Outcome { Done, Failed, Cancelled };
+
+struct CandidateResult {
+    quint64 requestId = 0;
+    int candidate = 0;
+    Outcome outcome = Outcome::Done;
+    QString error;
+    QString upper;
+    QString lower;
+    QString hengpi;
+    double score = 0;    // mean log-probability per token
+    quint64 seed = 0;
+    int tokens = 0;
+};
+
+// A request (all of its candidates) has ended.
+struct RequestSummary {
+    quint64 requestId = 0;
+    Outcome outcome = Outcome::Done;   // Done if any candidate is done
+    QString error;
+    double latencyMs = 0;              // submit -> last candidate finished
+    double firstTokenMs = 0;
+    int tokens = 0;
+    double tokensPerSecond = 0;        // tokens / time spent generating
+};
+
+struct EngineSettings {
+    int maxBatch = 32;
+    int maxWaitMs = 50;
+    int maxStepTokens = 2048;
+    int threads = 0;
+};
+
+// About once a second: throughput over the meter's window and the machine.
+struct EngineStats {
+    double tokensPerSecond = 0;
+    double coupletsPerSecond = 0;
+    double p50LatencyMs = 0;
+    double p95LatencyMs = 0;
+    double batchOccupancy = 0;   // 0..1
+    int queueDepth = 0;
+    int running = 0;
+    int maxBatch = 0;            // effective slots
+    bool hasGpu = false;
+    double deviceUtilPercent = 0;  // GPU, else this process's CPU share
+    double deviceMemoryMiB = 0;    // GPU memory, else resident memory
+    QString source;
+};
+
+struct AutoTuneResult {
+    int batch = 0;
+    double tokensPerSecond = 0;
+    double coupletsPerSecond = 0;
+    double meanLatencyMs = 0;
+    double p95LatencyMs = 0;
+};
+
+// Registers the types above for queued connections; call once before use.
+void registerEngineMetaTypes();
+
+} // namespace couplet
+
+Q_DECLARE_METATYPE(couplet::TextChunk)
+Q_DECLARE_METATYPE(couplet::CandidateResult)
+Q_DECLARE_METATYPE(couplet::RequestSummary)
+Q_DECLARE_METATYPE(couplet::EngineSettings)
+Q_DECLARE_METATYPE(couplet::EngineStats)
+Q_DECLARE_METATYPE(couplet::AutoTuneResult)
+Q_DECLARE_METATYPE(couplet::GenerationSpec)
+Q_DECLARE_METATYPE(couplet::DeviceOptions)

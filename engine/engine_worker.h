@@ -1,0 +1,64 @@
+#pragma once
+
+#include "engine_backend.h"
+#include "engine_types.h"
+
+#include <QObject>
+
+#include <memory>
+#include <string_view>
+
+namespace couplet {
+
+struct SequenceInfo;
+struct SequenceResult;
+
+// Lives on the engine thread and owns the scheduler and the decoder. It runs
+// one scheduler step per event-loop turn and re-posts itself while work
+// remains, so submissions, cancels and settings arrive between steps. Text is
+// buffered and flushed as one textChunks() signal every kFlushIntervalMs.
+// No libtorch here: the model is reached through EngineBackend (pimpl).
+class EngineWorker : public QObject {
+    Q_OBJECT
+public:
+    static constexpr int kFlushIntervalMs = 40;
+    static constexpr int kStatsIntervalMs = 1000;
+
+    explicit EngineWorker(BackendLoader loader);
+    ~EngineWorker() override;
+
+public Q_SLOTS:
+    void loadModel(const QString& dir, const couplet::DeviceOptions& options);
+    void submit(quint64 requestId, const couplet::GenerationSpec& spec, bool bulk);
+    void cancel(quint64 requestId);
+    void cancelAll();
+    void setSettings(const couplet::EngineSettings& settings);
+    void runAutoTune(const QList<int>& batchSizes);
+
+Q_SIGNALS:
+    void modelLoaded(const QString& device, const QString& summary);
+    void modelLoadFailed(const QString& message);
+    void textChunks(const QList<couplet::TextChunk>& chunks);
+    void candidateFinished(const couplet::CandidateResult& result);
+    void requestFinished(const couplet::RequestSummary& summary);
+    void statsUpdated(const couplet::EngineStats& stats);
+    void autoTunePoint(const couplet::AutoTuneResult& point);
+    void autoTuneFinished(const QString& error);
+    void warning(const QString& message);
+
+private:
+    void runStep();
+    void scheduleStep();
+    void flushChunks();
+    void emitStats();
+    void autoTuneNext();
+
+    void appendDelta(const SequenceInfo& info, std::string_view text);
+    void finishSequence(const SequenceInfo& info, const SequenceResult& result);
+    void finishRequest(quint64 requestId);
+
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace couplet
