@@ -32,6 +32,9 @@ void BulkJob::start()
 {
     if (m_state != BulkState::Idle) throw std::logic_error("BulkJob::start() called twice");
     m_started = std::chrono::steady_clock::now();
+    std::error_code ec;
+    if (std::filesystem::equivalent(m_options.input, m_options.output, ec))
+        throw BulkJobError("the output " + m_options.output.string() + " is the input file");
     std::optional<JobInfo> previous;
     if (m_options.resume) previous = m_journal.findJob(m_options.input, m_options.output);
     if (previous && !(previous->fingerprint == InputFingerprint::of(m_options.input)))

@@ -224,6 +224,10 @@ COUPLET_TEST(aFileWithoutPromptColumnIsRefused)
     FakeRowGenerator generator;
     BulkJob job(optionsFor(dir), journal, generator);
     CHECK_THROWS(job.start(), "no prompt column");
+    BulkJobOptions sameFile = optionsFor(dir);
+    sameFile.output = sameFile.input;
+    BulkJob overwriting(sameFile, journal, generator);
+    CHECK_THROWS(overwriting.start(), "is the input file");
     BulkJobOptions mapped = optionsFor(dir);
     mapped.mappingOverrides = "keywords=name";
     BulkJob withMapping(mapped, journal, generator);

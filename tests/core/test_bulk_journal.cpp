@@ -121,7 +121,9 @@ COUPLET_TEST(newJobReplacesOldJobsForTheSameOutput)
     CHECK(second != first);
     CHECK(journal.doneRecords(second).empty());
     CHECK_THROWS(journal.job(first), "no job");
-    CHECK_EQ(journal.findJob(dir / "in.csv", dir / "out.csv")->id, second);
+    const auto found = journal.findJob(dir / "in.csv", dir / "out.csv");
+    CHECK(found.has_value());
+    CHECK_EQ(found->id, second);
 }
 
 COUPLET_TEST(repairCutsUncommittedAndTornRows)
