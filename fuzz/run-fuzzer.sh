@@ -11,11 +11,12 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${COUPLET_FUZZ_BUILD_DIR:-$root/build-fuzz}
 sanitizers="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
 
+mkdir -p "$build"
 CC=${CC:-clang} CXX=${CXX:-clang++} cmake -S "$root" -B "$build" -G Ninja \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCOUPLET_BUILD_FUZZERS=ON -DCOUPLET_BUILD_GUI=OFF -DCOUPLET_BUILD_TESTS=OFF \
-    -DCMAKE_CXX_FLAGS="$sanitizers" >"$build.configure.log" 2>&1 \
-    || { cat "$build.configure.log"; exit 1; }
+    -DCMAKE_CXX_FLAGS="$sanitizers" >"$build/configure.log" 2>&1 \
+    || { cat "$build/configure.log"; exit 1; }
 nice -n 10 cmake --build "$build" --target csv_fuzzer -j1
 
 # The corpus grows across runs; the fixtures seed it. The first byte of each
