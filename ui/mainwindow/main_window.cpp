@@ -86,6 +86,8 @@ MainWindow::MainWindow(HistoryModel* history, QWidget* parent)
     setModelStatus(false, tr("loading…"));
     retranslateUi();
     resize(1400, 900);
+    m_vertical->setSizes({580, 300});
+    m_horizontal->setSizes({300, 620, 480});
 }
 
 MainWindow::~MainWindow() = default;
@@ -108,6 +110,7 @@ void MainWindow::buildCentral()
     m_vertical->addWidget(m_tabs);
     m_vertical->setStretchFactor(0, 3);
     m_vertical->setStretchFactor(1, 2);
+
 
     m_banner->setWordWrap(true);
     m_banner->setStyleSheet(QStringLiteral(
@@ -143,7 +146,6 @@ void MainWindow::buildMenus()
     for (QAction* action : {a.goldInk, a.blackInk}) {
         action->setCheckable(true);
         ink->addAction(action);
-        connect(action, &QAction::toggled, this, &MainWindow::updateStyle);
     }
     a.goldInk->setChecked(true);
     a.view->addSeparator();
@@ -152,8 +154,10 @@ void MainWindow::buildMenus()
     for (QAction* action : {a.rightToLeft, a.fuDiamond}) {
         action->setCheckable(true);
         action->setChecked(true);
-        connect(action, &QAction::toggled, this, &MainWindow::updateStyle);
     }
+    // Connected once every action exists: updateStyle() reads them all.
+    for (QAction* action : {a.goldInk, a.blackInk, a.rightToLeft, a.fuDiamond})
+        connect(action, &QAction::toggled, this, &MainWindow::updateStyle);
 
     a.language = menuBar()->addMenu(QString());
     auto* languages = new QActionGroup(this);

@@ -16,11 +16,11 @@ namespace {
 constexpr int kPdfDpi = 300;
 constexpr double kMmPerInch = 25.4;
 
-QString tr(const char* text) { return QCoreApplication::translate("couplet::CoupletExporter", text); }
-
 QString writeError(const QString& path)
 {
-    return tr("Cannot write %1: check that the folder exists and is writable.").arg(path);
+    return QCoreApplication::translate("couplet::CoupletExporter",
+                                       "Cannot write %1: check that the folder exists and is writable.")
+        .arg(path);
 }
 
 } // namespace

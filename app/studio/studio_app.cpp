@@ -1,0 +1,233 @@
+#include "studio_app.h"
+
+#include "ui/charts/charts_panel.h"
+#include "ui/editor/editor_view.h"
+#include "ui/history/history_model.h"
+#include "ui/mainwindow/main_window.h"
+#include "ui/prompt/prompt_panel.h"
+#include "ui/queue/queue_model.h"
+#include "ui/queue/queue_view.h"
+#include "ui/tuning/tuning_panel.h"
+
+#include <QApplication>
+#include <QLibraryInfo>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStatusBar>
+
+namespace couplet {
+namespace {
+
+QueueState stateOf(Outcome outcome)
+{
+    switch (outcome) {
+    case Outcome::Done: return QueueState::Done;
+    case Outcome::Failed: return QueueState::Failed;
+    case Outcome::Cancelled: return QueueState::Cancelled;
+    }
+    return QueueState::Failed;
+}
+
+// Tokens a candidate writes: two lines, a 横批 and separators (an estimate
+// for the progress bar only).
+int expectedTokens(const GenerationSpec& spec)
+{
+    return spec.length > 0 ? 2 * spec.length + 8 : 30;
+}
+
+} // namespace
+
+StudioApp::StudioApp(BackendLoader loader, QObject* parent)
+    : QObject(parent), m_engine(std::move(loader))
+{
+    m_clock.start();
+    const QString error = m_store.open();
+    m_historyModel = new HistoryModel(this, m_store.database());
+    m_window = new MainWindow(m_historyModel);
+    m_window->setAttribute(Qt::WA_DeleteOnClose, false);
+    connectEngine();
+    connectWindow();
+    QSettings settings;
+    m_window->restoreSettings(settings);
+    setLanguage(settings.value(QStringLiteral("language")).toString());
+    const TuningSettings t = m_window->tuning()->settings();
+    m_engine.setSettings({t.maxBatch, t.maxWaitMs, t.maxStepTokens, t.threads});
+    if (!error.isEmpty())
+        m_window->statusBar()->showMessage(error);
+}
+
+StudioApp::~StudioApp()
+{
+    // The model's queries use the store's connection: both go before the store.
+    delete m_window;
+    delete m_historyModel;
+}
+
+void StudioApp::connectEngine()
+{
+    connect(&m_engine, &EngineController::modelLoaded, this, [this](const QString& device, const QString& summary) {
+        m_window->setModelStatus(true, device + QStringLiteral(" — ") + summary);
+    });
+    connect(&m_engine, &EngineController::modelLoadFailed, this, &StudioApp::onLoadFailed);
+    connect(&m_engine, &EngineController::textChunks, this, &StudioApp::onChunks);
+    connect(&m_engine, &EngineController::candidateFinished, this, &StudioApp::onCandidate);
+    connect(&m_engine, &EngineController::requestFinished, this, &StudioApp::onRequest);
+    connect(&m_engine, &EngineController::statsUpdated, this, &StudioApp::onStats);
+    connect(&m_engine, &EngineController::warning, this,
+            [this](const QString& message) { m_window->statusBar()->showMessage(message, 10000); });
+    connect(&m_engine, &EngineController::autoTunePoint, this, [this](const AutoTuneResult& r) {
+        m_window->tuning()->addAutoTunePoint(
+            {r.batch, r.tokensPerSecond, r.coupletsPerSecond, r.meanLatencyMs, r.p95LatencyMs});
+    });
+    connect(&m_engine, &EngineController::autoTuneFinished, m_window->tuning(), &TuningPanel::finishAutoTune);
+    connect(&m_store, &HistoryStore::changed, m_historyModel, &HistoryModel::refresh);
+    connect(&m_store, &HistoryStore::writeFailed, this,
+            [this](const QString& message) { m_window->statusBar()->showMessage(message); });
+}
+
+void StudioApp::connectWindow()
+{
+    connect(m_window->promptPanel(), &PromptPanel::generateRequested, this,
+            [this](const GenerationSpec& spec) { submit(spec); });
+    connect(m_window->editor(), &EditorView::regenerateRequested, this,
+            [this](const GenerationSpec& spec) { submit(spec); });
+    connect(m_window, &MainWindow::bulkRequested, this, [this](const QList<GenerationSpec>& specs) {
+        for (const GenerationSpec& spec : specs)
+            submit(spec, true);
+    });
+    connect(m_window->queueView(), &QueueView::cancelRequested, this, [this](const QList<quint64>& ids) {
+        for (quint64 id : ids)
+            m_engine.cancel(id);
+    });
+    connect(m_window, &MainWindow::cancelAllRequested, &m_engine, &EngineController::cancelAll);
+    connect(m_window->tuning(), &TuningPanel::settingsChanged, this, [this](const TuningSettings& t) {
+        m_engine.setSettings({t.maxBatch, t.maxWaitMs, t.maxStepTokens, t.threads});
+    });
+    connect(m_window->tuning(), &TuningPanel::autoTuneRequested, &m_engine, &EngineController::runAutoTune);
+    connect(m_window, &MainWindow::languageRequested, this, &StudioApp::setLanguage);
+    connect(m_window, &MainWindow::openModelRequested, this, [this](const QString& dir) { loadModel(dir); });
+}
+
+void StudioApp::loadModel(const QString& dir, const DeviceOptions& options)
+{
+    m_window->setModelStatus(false, tr("loading %1…").arg(dir));
+    m_engine.loadModel(dir, options);
+}
+
+QString StudioApp::promptText(const GenerationSpec& spec)
+{
+    switch (spec.mode) {
+    case PromptMode::Keywords: return tr("关键词: %1").arg(QString::fromStdString(spec.keywords));
+    case PromptMode::Upper: return tr("上联: %1").arg(QString::fromStdString(spec.upper));
+    case PromptMode::Acrostic: return tr("藏头: %1").arg(QString::fromStdString(spec.acrostic));
+    }
+    return {};
+}
+
+quint64 StudioApp::submit(const GenerationSpec& spec, bool bulk)
+{
+    const quint64 id = m_engine.submit(spec, bulk);
+    QueueEntry entry;
+    entry.id = id;
+    entry.prompt = promptText(spec);
+    entry.bulk = bulk;
+    entry.candidates = spec.candidates;
+    m_window->queueModel()->addRequest(entry);
+    m_tracks.insert(id, {spec, entry.prompt, {}});
+    if (!bulk)
+        m_window->editor()->beginRequest(id, spec);
+    return id;
+}
+
+void StudioApp::onChunks(const QList<TextChunk>& chunks)
+{
+    EditorView* editor = m_window->editor();
+    QSet<quint64> touched;
+    for (const TextChunk& c : chunks) {
+        editor->updateCandidate(c.requestId, c.candidate, {c.upper, c.lower, c.hengpi});
+        const auto it = m_tracks.find(c.requestId);
+        if (it == m_tracks.end())
+            continue;
+        it->tokens[c.candidate] = c.tokens;
+        touched.insert(c.requestId);
+    }
+    for (quint64 id : touched) {
+        const Track& t = m_tracks[id];
+        const int expected = expectedTokens(t.spec);
+        double sum = 0;
+        for (int tokens : t.tokens)
+            sum += std::min(tokens, expected);
+        m_window->queueModel()->setProgress(id, 0.99 * sum / (expected * std::max(1, t.spec.candidates)));
+    }
+}
+
+void StudioApp::onCandidate(const CandidateResult& r)
+{
+    m_window->editor()->finishCandidate(r.requestId, r.candidate, {r.upper, r.lower, r.hengpi}, r.score,
+                                        r.outcome == Outcome::Failed ? r.error : QString());
+    const auto it = m_tracks.constFind(r.requestId);
+    if (r.outcome != Outcome::Done || it == m_tracks.cend())
+        return;
+    HistoryEntry e;
+    e.couplet = {r.upper, r.lower, r.hengpi};
+    e.prompt = it->prompt;
+    e.mode = int(it->spec.mode);
+    e.score = r.score;
+    e.seed = r.seed;
+    m_store.add(e);
+}
+
+void StudioApp::onRequest(const RequestSummary& s)
+{
+    m_window->queueModel()->finish(s.requestId, stateOf(s.outcome), s.latencyMs, s.tokensPerSecond, s.error);
+    if (s.outcome == Outcome::Failed && m_window->editor()->currentRequestId() == s.requestId)
+        m_window->statusBar()->showMessage(tr("Request %1 failed: %2").arg(s.requestId).arg(s.error), 10000);
+    m_tracks.remove(s.requestId);
+}
+
+void StudioApp::onStats(const EngineStats& s)
+{
+    MetricsSample sample;
+    sample.timeS = m_clock.elapsed() / 1000.0;
+    sample.hasGpu = s.hasGpu;
+    sample.deviceUtilPercent = s.deviceUtilPercent;
+    sample.deviceMemoryMiB = s.deviceMemoryMiB;
+    sample.tokensPerSecond = s.tokensPerSecond;
+    sample.coupletsPerSecond = s.coupletsPerSecond;
+    sample.batchOccupancyPercent = 100 * s.batchOccupancy;
+    sample.queueDepth = s.queueDepth;
+    sample.p95LatencyMs = s.p95LatencyMs;
+    m_window->charts()->addSample(sample);
+    m_window->setThroughputText(tr("%1 tokens/s · %2 couplets/s · %3/%4 slots · %5 waiting")
+                                    .arg(s.tokensPerSecond, 0, 'f', 0)
+                                    .arg(s.coupletsPerSecond, 0, 'f', 1)
+                                    .arg(s.running).arg(s.maxBatch).arg(s.queueDepth));
+}
+
+void StudioApp::onLoadFailed(const QString& message)
+{
+    m_window->setModelStatus(false, message);
+    if (m_quiet)
+        return;
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Model not loaded"),
+                                tr("The model could not be loaded:\n%1").arg(message), QMessageBox::Ok, m_window);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+void StudioApp::setLanguage(const QString& locale)
+{
+    QApplication::removeTranslator(&m_translator);
+    QApplication::removeTranslator(&m_qtTranslator);
+    const QLocale chosen = locale.isEmpty() ? QLocale::system() : QLocale(locale);
+    if (chosen.language() == QLocale::Chinese) {
+        if (m_translator.load(QStringLiteral(":/i18n/couplet_studio_zh_CN.qm")))
+            QApplication::installTranslator(&m_translator);
+        if (m_qtTranslator.load(QLocale(QLocale::Chinese, QLocale::China), QStringLiteral("qtbase"),
+                                QStringLiteral("_"), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+            QApplication::installTranslator(&m_qtTranslator);
+    }
+    // Installing or removing a translator sends LanguageChange: every widget retranslates itself.
+}
+
+} // namespace couplet

@@ -1,0 +1,61 @@
+#pragma once
+
+#include "engine/engine_controller.h"
+#include "ui/history/history_store.h"
+
+#include <QElapsedTimer>
+#include <QHash>
+#include <QObject>
+#include <QTranslator>
+
+namespace couplet {
+
+class HistoryModel;
+class MainWindow;
+
+// Creates the engine thread, the history and the main window, and connects
+// them: GUI requests go to the engine, engine results to the widgets.
+class StudioApp : public QObject {
+    Q_OBJECT
+public:
+    explicit StudioApp(BackendLoader loader, QObject* parent = nullptr);
+    ~StudioApp() override;
+
+    MainWindow* window() const { return m_window; }
+    EngineController* engine() { return &m_engine; }
+
+    void loadModel(const QString& dir, const DeviceOptions& options = {});
+    quint64 submit(const GenerationSpec& spec, bool bulk = false);
+    // "" = the system locale.
+    void setLanguage(const QString& locale);
+    // Error dialogs are skipped (for screenshots and tests); the UI still shows them.
+    void setQuiet(bool quiet) { m_quiet = quiet; }
+
+private:
+    struct Track {
+        GenerationSpec spec;
+        QString prompt;
+        QHash<int, int> tokens;   // per candidate
+    };
+
+    void connectEngine();
+    void connectWindow();
+    void onChunks(const QList<TextChunk>& chunks);
+    void onCandidate(const CandidateResult& result);
+    void onRequest(const RequestSummary& summary);
+    void onStats(const EngineStats& stats);
+    void onLoadFailed(const QString& message);
+    static QString promptText(const GenerationSpec& spec);
+
+    EngineController m_engine;
+    HistoryStore m_store;
+    HistoryModel* m_historyModel = nullptr;
+    MainWindow* m_window = nullptr;
+    QTranslator m_translator;
+    QTranslator m_qtTranslator;
+    QHash<quint64, Track> m_tracks;
+    QElapsedTimer m_clock;
+    bool m_quiet = false;
+};
+
+} // namespace couplet

@@ -1,0 +1,668 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name>couplet::ChartsPanel</name>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>utilisation %</source>
+        <translation>利用率 %</translation>
+    </message>
+    <message>
+        <source>memory MiB</source>
+        <translation>显存 MiB</translation>
+    </message>
+    <message>
+        <source>CPU (no GPU)</source>
+        <translation>CPU（无 GPU）</translation>
+    </message>
+    <message>
+        <source>CPU %</source>
+        <translation>CPU %</translation>
+    </message>
+    <message>
+        <source>process RAM MiB</source>
+        <translation>进程内存 MiB</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>词元/秒</translation>
+    </message>
+    <message>
+        <source>couplets/s</source>
+        <translation>副/秒</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>批处理</translation>
+    </message>
+    <message>
+        <source>occupancy %</source>
+        <translation>占用率 %</translation>
+    </message>
+    <message>
+        <source>queue depth</source>
+        <translation>队列长度</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <source>p95 ms</source>
+        <translation>p95 毫秒</translation>
+    </message>
+</context>
+<context>
+    <name>couplet::CoupletExporter</name>
+    <message>
+        <source>Cannot write %1: check that the folder exists and is writable.</source>
+        <translation>无法写入 %1：请检查文件夹是否存在且可写。</translation>
+    </message>
+</context>
+<context>
+    <name>couplet::EditorView</name>
+    <message>
+        <source>上联</source>
+        <translation>上联</translation>
+    </message>
+    <message>
+        <source>下联</source>
+        <translation>下联</translation>
+    </message>
+    <message>
+        <source>横批</source>
+        <translation>横批</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>评分</translation>
+    </message>
+    <message>
+        <source>上联 (right)</source>
+        <translation>上联（右）</translation>
+    </message>
+    <message>
+        <source>下联 (left)</source>
+        <translation>下联（左）</translation>
+    </message>
+    <message>
+        <source>横批 (top)</source>
+        <translation>横批（上）</translation>
+    </message>
+    <message>
+        <source>Lock</source>
+        <translation>锁定</translation>
+    </message>
+    <message>
+        <source>New 下联 (keep 上联)</source>
+        <translation>换下联（保留上联）</translation>
+    </message>
+    <message>
+        <source>New 横批 only</source>
+        <translation>只换横批</translation>
+    </message>
+    <message>
+        <source>Regenerate unlocked</source>
+        <translation>重写未锁定部分</translation>
+    </message>
+    <message>
+        <source>Keeps the 上联 and 横批 and asks the model for new 下联</source>
+        <translation>保留上联和横批，让模型重新对下联</translation>
+    </message>
+    <message>
+        <source>Keeps both lines and asks the model for a new 横批</source>
+        <translation>保留上下联，让模型重拟横批</translation>
+    </message>
+    <message>
+        <source>…</source>
+        <translation>…</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+</context>
+<context>
+    <name>couplet::EngineWorker</name>
+    <message>
+        <source>No model is loaded.</source>
+        <translation>尚未加载模型。</translation>
+    </message>
+    <message>
+        <source>The engine stopped the running requests: %1</source>
+        <translation>引擎已停止正在运行的请求：%1</translation>
+    </message>
+    <message>
+        <source>The queue is busy: run auto-tune when it is empty.</source>
+        <translation>队列正忙：请在队列清空后再自动调优。</translation>
+    </message>
+</context>
+<context>
+    <name>couplet::HistoryModel</name>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <source>上联</source>
+        <translation>上联</translation>
+    </message>
+    <message>
+        <source>下联</source>
+        <translation>下联</translation>
+    </message>
+    <message>
+        <source>横批</source>
+        <translation>横批</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>评分</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>★</source>
+        <translation>★</translation>
+    </message>
+</context>
+<context>
+    <name>couplet::HistoryPanel</name>
+    <message>
+        <source>Search 上联, 下联, 横批 or prompt</source>
+        <translation>搜索上联、下联、横批或提示</translation>
+    </message>
+    <message>
+        <source>Starred only</source>
+        <translation>只看星标</translation>
+    </message>
+    <message>
+        <source>Star / unstar</source>
+        <translation>加星 / 取消</translation>
+    </message>
+    <message>
+        <source>Open in editor</source>
+        <translation>在编辑器中打开</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+</context>
+<context>
+    <name>couplet::HistoryStore</name>
+    <message>
+        <source>Cannot open the history %1: %2</source>
+        <translation>无法打开历史记录 %1：%2</translation>
+    </message>
+    <message>
+        <source>Cannot create the history table in %1: %2</source>
+        <translation>无法在 %1 中创建历史记录表：%2</translation>
+    </message>
+    <message>
+        <source>Cannot save to the history %1: %2</source>
+        <translation>无法保存到历史记录 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>couplet::MainWindow</name>
+    <message>
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <source>loading…</source>
+        <translation>加载中…</translation>
+    </message>
+    <message>
+        <source>Couplet Studio 春联工坊</source>
+        <translation>春联工坊 Couplet Studio</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Export couplet (PNG, SVG, PDF)…</source>
+        <translation>导出春联（PNG、SVG、PDF）(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Open model folder…</source>
+        <translation>打开模型文件夹(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Generate</source>
+        <translation>生成(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;Bulk generate (one prompt per line)…</source>
+        <translation>批量生成（每行一个提示）(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel all requests</source>
+        <translation>取消全部请求(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Gold ink</source>
+        <translation>金色字</translation>
+    </message>
+    <message>
+        <source>Black ink</source>
+        <translation>黑色字</translation>
+    </message>
+    <message>
+        <source>横批 reads right to left (traditional)</source>
+        <translation>横批从右向左读（传统）</translation>
+    </message>
+    <message>
+        <source>Show 福 diamond</source>
+        <translation>显示“福”字斗方</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>System language</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About Couplet Studio</source>
+        <translation>关于春联工坊(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>队列</translation>
+    </message>
+    <message>
+        <source>Charts</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <source>Tuning</source>
+        <translation>调优</translation>
+    </message>
+    <message>
+        <source>Model not loaded: %1</source>
+        <translation>模型未加载：%1</translation>
+    </message>
+    <message>
+        <source>Model: %1</source>
+        <translation>模型：%1</translation>
+    </message>
+    <message>
+        <source>Model not loaded</source>
+        <translation>模型未加载</translation>
+    </message>
+    <message>
+        <source>Export couplet</source>
+        <translation>导出春联</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg);;PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>PNG size</source>
+        <translation>PNG 尺寸</translation>
+    </message>
+    <message>
+        <source>Height in pixels:</source>
+        <translation>高度（像素）：</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <source>Bulk generate</source>
+        <translation>批量生成</translation>
+    </message>
+    <message>
+        <source>Keywords, one prompt per line (current settings apply):</source>
+        <translation>关键词，每行一个提示（使用当前设置）：</translation>
+    </message>
+    <message>
+        <source>Model folder</source>
+        <translation>模型文件夹</translation>
+    </message>
+    <message>
+        <source>About Couplet Studio</source>
+        <translation>关于春联工坊</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Couplet Studio 春联工坊 %1&lt;/h3&gt;&lt;p&gt;Writes Chinese spring couplets with a small Transformer.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;春联工坊 Couplet Studio %1&lt;/h3&gt;&lt;p&gt;用一个小型 Transformer 模型撰写春联。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>couplet::PromptPanel</name>
+    <message>
+        <source>Keywords (关键词)</source>
+        <translation>关键词</translation>
+    </message>
+    <message>
+        <source>Given 上联 (对下联)</source>
+        <translation>给上联（对下联）</translation>
+    </message>
+    <message>
+        <source>Acrostic (藏头)</source>
+        <translation>藏头</translation>
+    </message>
+    <message>
+        <source>5 characters</source>
+        <translation>五言</translation>
+    </message>
+    <message>
+        <source>7 characters</source>
+        <translation>七言</translation>
+    </message>
+    <message>
+        <source>9 characters</source>
+        <translation>九言</translation>
+    </message>
+    <message>
+        <source>Free length</source>
+        <translation>不限字数</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <source>Line length</source>
+        <translation>每联字数</translation>
+    </message>
+    <message>
+        <source>Candidates</source>
+        <translation>候选数</translation>
+    </message>
+    <message>
+        <source>Fixed 横批</source>
+        <translation>指定横批</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>Top-k</source>
+        <translation>Top-k</translation>
+    </message>
+    <message>
+        <source>Top-p</source>
+        <translation>Top-p</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>empty: the model picks one</source>
+        <translation>留空则由模型拟定</translation>
+    </message>
+    <message>
+        <source>random</source>
+        <translation>随机</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Tone pattern: 上联 ends 仄, 下联 ends 平</source>
+        <translation>平仄：上联仄声收尾，下联平声收尾</translation>
+    </message>
+    <message>
+        <source>Generate (Enter)</source>
+        <translation>生成（回车）</translation>
+    </message>
+    <message>
+        <source>e.g. 龙年 五福 (space separated)</source>
+        <translation>例如：龙年 五福（空格分隔）</translation>
+    </message>
+    <message>
+        <source>e.g. 春回大地千山秀</source>
+        <translation>例如：春回大地千山秀</translation>
+    </message>
+    <message>
+        <source>e.g. 新春 (first characters of 上联 and 下联)</source>
+        <translation>例如：新春（上下联的首字）</translation>
+    </message>
+    <message>
+        <source>Enter the text for this mode first.</source>
+        <translation>请先输入此模式所需的文字。</translation>
+    </message>
+    <message>
+        <source>The 上联 has %1 characters but the line length is %2.</source>
+        <translation>上联有 %1 个字，但每联字数设为 %2。</translation>
+    </message>
+    <message>
+        <source>A 横批 has four characters; "%1" has %2.</source>
+        <translation>横批应为四个字；“%1”有 %2 个字。</translation>
+    </message>
+</context>
+<context>
+    <name>couplet::QueueModel</name>
+    <message>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>生成中</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>bulk</source>
+        <translation>批量</translation>
+    </message>
+    <message>
+        <source>interactive</source>
+        <translation>交互</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <source>Priority</source>
+        <translation>优先级</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>进度</translation>
+    </message>
+    <message>
+        <source>Latency (ms)</source>
+        <translation>延迟（毫秒）</translation>
+    </message>
+    <message>
+        <source>Tokens/s</source>
+        <translation>词元/秒</translation>
+    </message>
+</context>
+<context>
+    <name>couplet::QueueView</name>
+    <message>
+        <source>%1 waiting, %2 running, %3 done, %4 failed, %5 cancelled</source>
+        <translation>等待 %1，生成中 %2，完成 %3，失败 %4，已取消 %5</translation>
+    </message>
+    <message>
+        <source>Cancel selected</source>
+        <translation>取消所选</translation>
+    </message>
+    <message>
+        <source>Cancel all</source>
+        <translation>全部取消</translation>
+    </message>
+    <message>
+        <source>Clear finished</source>
+        <translation>清除已结束</translation>
+    </message>
+</context>
+<context>
+    <name>couplet::StudioApp</name>
+    <message>
+        <source>loading %1…</source>
+        <translation>正在加载 %1…</translation>
+    </message>
+    <message>
+        <source>关键词: %1</source>
+        <translation>关键词：%1</translation>
+    </message>
+    <message>
+        <source>上联: %1</source>
+        <translation>上联：%1</translation>
+    </message>
+    <message>
+        <source>藏头: %1</source>
+        <translation>藏头：%1</translation>
+    </message>
+    <message>
+        <source>Request %1 failed: %2</source>
+        <translation>请求 %1 失败：%2</translation>
+    </message>
+    <message>
+        <source>%1 tokens/s · %2 couplets/s · %3/%4 slots · %5 waiting</source>
+        <translation>%1 词元/秒 · %2 副/秒 · 槽位 %3/%4 · 等待 %5</translation>
+    </message>
+    <message>
+        <source>Model not loaded</source>
+        <translation>模型未加载</translation>
+    </message>
+    <message>
+        <source>The model could not be loaded:
+%1</source>
+        <translation>无法加载模型：
+%1</translation>
+    </message>
+</context>
+<context>
+    <name>couplet::TuningPanel</name>
+    <message>
+        <source>Engine settings (applied live)</source>
+        <translation>引擎设置（即时生效）</translation>
+    </message>
+    <message>
+        <source>Auto-tune</source>
+        <translation>自动调优</translation>
+    </message>
+    <message>
+        <source>Sequences decoded together in one step</source>
+        <translation>每一步一起解码的序列数</translation>
+    </message>
+    <message>
+        <source>Batching window when the engine was idle, in milliseconds</source>
+        <translation>引擎空闲时的批处理等待窗口（毫秒）</translation>
+    </message>
+    <message>
+        <source>Prompt tokens prefilled per step, at most</source>
+        <translation>每一步最多预填充的提示词元数</translation>
+    </message>
+    <message>
+        <source>all cores</source>
+        <translation>全部核心</translation>
+    </message>
+    <message>
+        <source>Run auto-tune</source>
+        <translation>运行自动调优</translation>
+    </message>
+    <message>
+        <source>Measures throughput and latency for a range of batch sizes on the loaded model</source>
+        <translation>在已加载的模型上测量不同批大小的吞吐量和延迟</translation>
+    </message>
+    <message>
+        <source>Accept proposal</source>
+        <translation>采用建议</translation>
+    </message>
+    <message>
+        <source>Batch size sweep</source>
+        <translation>批大小扫描</translation>
+    </message>
+    <message>
+        <source>tokens/s</source>
+        <translation>词元/秒</translation>
+    </message>
+    <message>
+        <source>p95 latency ms</source>
+        <translation>p95 延迟（毫秒）</translation>
+    </message>
+    <message>
+        <source>Measuring…</source>
+        <translation>测量中…</translation>
+    </message>
+    <message>
+        <source>Measured batch %1: %2 tokens/s</source>
+        <translation>已测批大小 %1：%2 词元/秒</translation>
+    </message>
+    <message>
+        <source>Auto-tune failed: %1</source>
+        <translation>自动调优失败：%1</translation>
+    </message>
+    <message>
+        <source>Proposed max_batch = %1: %2 tokens/s, p95 latency %3 ms (the smallest batch within 5% of the best throughput).</source>
+        <translation>建议 max_batch = %1：%2 词元/秒，p95 延迟 %3 毫秒（吞吐量与最佳值相差 5% 以内的最小批大小）。</translation>
+    </message>
+</context>
+</TS>
