@@ -11,6 +11,7 @@ SequenceResult ScheduledSequence::result(std::string error, Clock::time_point no
     r.error = std::move(error);
     r.tokens = policy->generated();
     r.logProb = policy->logProb();
+    r.policy = policy;
     auto& m = r.metrics;
     // Never admitted (cancelled or failed in the queue): it waited the whole time.
     m.queueWaitMs = msBetween(submitted, admitted.value_or(now));

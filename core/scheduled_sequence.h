@@ -18,7 +18,7 @@ struct ScheduledSequence {
     RequestId id = 0;
     Priority priority = Priority::Interactive;
     std::uint64_t jobId = 0;
-    std::unique_ptr<TokenPolicy> policy;
+    std::shared_ptr<TokenPolicy> policy; // shared with the SequenceResult
     std::function<void(RequestId, std::string_view)> onDelta;
     std::function<void(const SequenceResult&)> onFinish;
 

@@ -42,6 +42,9 @@ struct SequenceResult {
     std::vector<int> tokens;  // generated tokens
     double logProb = 0;
     RequestMetrics metrics;
+    // The request's policy, kept alive for the onFinish callback (which may
+    // run after the sequence left its slot) to read structured results.
+    std::shared_ptr<const TokenPolicy> policy;
 };
 
 struct SequenceRequest {

@@ -147,7 +147,8 @@ torch::Tensor LmImpl::prefill(const torch::Tensor& tokens, const torch::Tensor& 
     return torch::matmul(last, m_tokens->weight.t());
 }
 
-torch::Tensor LmImpl::decode(const torch::Tensor& tokens, const torch::Tensor& positions, KvCache& cache)
+torch::Tensor LmImpl::decode(const torch::Tensor& tokens, const torch::Tensor& positions, int64_t length,
+                             KvCache& cache)
 {
     const auto n = tokens.size(0);
     AttentionContext ctx;
@@ -155,7 +156,7 @@ torch::Tensor LmImpl::decode(const torch::Tensor& tokens, const torch::Tensor& p
     ctx.cache = &cache;
     ctx.rowIndex = torch::arange(n, positions.options());
     ctx.positions = positions;
-    ctx.length = positions.max().item<int64_t>() + 1;
+    ctx.length = length;
     // Row i sees positions 0..positions[i]; later ones hold stale keys.
     auto steps = torch::arange(ctx.length, positions.options()).unsqueeze(0); // [1, L]
     auto future = steps > positions.unsqueeze(1);                             // [n, L]

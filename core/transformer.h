@@ -84,8 +84,10 @@ public:
     // last token. Returns next-token logits [batch, vocab].
     torch::Tensor prefill(const torch::Tensor& tokens, const torch::Tensor& lastIndex, KvCache& cache,
                           const std::vector<int64_t>& rows);
-    // One token for each of rows 0..n-1. tokens, positions: [n] -> logits [n, vocab]
-    torch::Tensor decode(const torch::Tensor& tokens, const torch::Tensor& positions, KvCache& cache);
+    // One token for each of rows 0..n-1. tokens, positions: [n] -> logits
+    // [n, vocab]. length = max(positions) + 1, passed in so that a GPU need
+    // not be synchronised to find it.
+    torch::Tensor decode(const torch::Tensor& tokens, const torch::Tensor& positions, int64_t length, KvCache& cache);
 
     // Zeroed cache of `rows` rows, on the model's device and dtype.
     KvCache makeCache(int rows) const;

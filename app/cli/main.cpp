@@ -30,6 +30,7 @@ int main(int argc, char** argv)
     couplet::cli::Args args(argc - 2, argv + 2);
     try {
         if (command == "train") return couplet::cli::runTrain(args);
+        if (command == "generate") return couplet::cli::runGenerate(args);
     } catch (const couplet::cli::UsageError& e) {
         std::cerr << "couplet " << command << ": " << e.what() << '\n';
         return 2;

@@ -1,0 +1,91 @@
+#include "commands.h"
+#include "model_options.h"
+
+#include "core/generate.h"
+
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+
+namespace couplet::cli {
+namespace {
+
+void printHelp()
+{
+    std::cout << "couplet generate --keywords 五福 [--length 7] [--count 3] [--acrostic 春福] [--hengpi 阖家欢乐]\n"
+                 "couplet generate --upper 春回大地千山秀\n"
+                 "options:\n"
+                 "  --keywords K       theme words, separated by spaces or commas\n"
+                 "  --upper LINE       a given 上联: the model writes 下联 and 横批\n"
+                 "  --acrostic AB      藏头: 上联 starts with A, 下联 with B\n"
+                 "  --length N         characters per line: 5, 7, 9 ... or 0 for free (default 7)\n"
+                 "  --hengpi TEXT      a fixed four-character 横批\n"
+                 "  --free-hengpi      let the model write any 横批 instead of choosing from its phrase list\n"
+                 "  --tone             上联 ends on 仄, 下联 on 平\n"
+                 "  --count N          candidates, best first (default 1)\n"
+                 "  --seed N           reproducible output (default random)\n"
+                 "  --temperature T --top-k K --top-p P --repetition-penalty R --greedy\n"
+                 "  --json             one JSON object with all candidates\n"
+              << modelOptionsHelp();
+}
+
+GenerationSpec specFrom(Args& args)
+{
+    GenerationSpec spec;
+    spec.keywords = args.value("keywords");
+    spec.upper = args.value("upper");
+    spec.acrostic = args.value("acrostic");
+    spec.mode = !spec.upper.empty() ? PromptMode::Upper
+        : (!spec.acrostic.empty() && spec.keywords.empty()) ? PromptMode::Acrostic
+                                                             : PromptMode::Keywords;
+    if (spec.mode == PromptMode::Keywords && spec.keywords.empty() && !args.has("upper"))
+        throw UsageError("give --keywords, --upper or --acrostic");
+    spec.length = args.integer("length", 7);
+    spec.hengpi = args.value("hengpi");
+    spec.freeHengpi = args.flag("free-hengpi");
+    spec.tonePattern = args.flag("tone");
+    spec.candidates = args.integer("count", 1);
+    spec.sampling.seed = static_cast<std::uint64_t>(args.integer("seed", 0));
+    spec.sampling.temperature = static_cast<float>(args.number("temperature", spec.sampling.temperature));
+    spec.sampling.topK = args.integer("top-k", spec.sampling.topK);
+    spec.sampling.topP = static_cast<float>(args.number("top-p", spec.sampling.topP));
+    spec.sampling.repetitionPenalty = static_cast<float>(args.number("repetition-penalty", spec.sampling.repetitionPenalty));
+    spec.sampling.greedy = args.flag("greedy");
+    return spec;
+}
+
+} // namespace
+
+int runGenerate(Args& args)
+{
+    if (args.flag("help")) {
+        printHelp();
+        return 0;
+    }
+    const bool json = args.flag("json");
+    GenerationSpec spec = specFrom(args);
+    auto model = loadModel(args);
+    args.finish();
+    if (auto e = model->validate(spec); !e.empty()) throw UsageError(e);
+    auto decoder = model->makeDecoder();
+    // One candidate streams as it is written; several are printed ranked.
+    const bool stream = !json && spec.candidates == 1;
+    CandidateDelta onDelta;
+    if (stream) onDelta = [](int, std::string_view text) { std::cout << text << std::flush; };
+    const auto couplets = generateCouplets(*model, *decoder, spec, onDelta);
+    if (json) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto& c : couplets)
+            out.push_back({{"upper", c.upper}, {"lower", c.lower}, {"hengpi", c.hengpi}, {"score", c.score}, {"seed", c.seed}});
+        std::cout << out.dump(2) << '\n';
+    } else if (stream) {
+        std::cout << '\n';
+    } else {
+        for (std::size_t i = 0; i < couplets.size(); ++i)
+            std::cout << i + 1 << ". 上联 " << couplets[i].upper << "\n   下联 " << couplets[i].lower << "\n   横批 "
+                      << couplets[i].hengpi << "   (score " << couplets[i].score << ", seed " << couplets[i].seed << ")\n";
+    }
+    return 0;
+}
+
+} // namespace couplet::cli

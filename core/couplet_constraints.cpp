@@ -1,0 +1,155 @@
+#include "couplet_constraints.h"
+
+#include "tone_table.h"
+#include "vocab.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace couplet {
+
+void PhraseTrie::insert(const std::vector<int>& phrase)
+{
+    int node = 0;
+    for (int token : phrase) {
+        int next = child(node, token);
+        if (next < 0) {
+            next = static_cast<int>(m_children.size());
+            m_children.emplace_back();
+            m_children[node].push_back({token, next});
+        }
+        node = next;
+    }
+}
+
+int PhraseTrie::child(int node, int token) const
+{
+    for (const auto& [t, n] : m_children[node])
+        if (t == token) return n;
+    return -1;
+}
+
+TokenClasses::TokenClasses(const Vocab& vocab, const ToneTable& tones)
+    : level(vocab.size(), 0), oblique(vocab.size(), 0)
+{
+    for (int id = tok::kFirstChar; id < vocab.size(); ++id) {
+        if (vocab.isPunctuation(id)) {
+            punctuation.push_back(id);
+        } else if (vocab.isHan(id)) {
+            han.push_back(id);
+            const Tone t = tones.tone(vocab.character(id));
+            level[id] = t == Tone::Level;
+            oblique[id] = t == Tone::Oblique;
+        }
+    }
+}
+
+CoupletConstraints::CoupletConstraints(const TokenClasses& classes, const PhraseTrie& trie, ConstraintSpec spec)
+    : m_classes(classes), m_trie(trie), m_spec(std::move(spec)), m_banned(classes.level.size(), 0)
+{
+    m_upper = m_spec.upper;
+    m_segment = m_upper.empty() ? Segment::Upper : Segment::Lower;
+}
+
+const std::vector<int>& CoupletConstraints::currentLine() const
+{
+    return m_segment == Segment::Upper ? m_upper : m_segment == Segment::Lower ? m_lower : m_hengpi;
+}
+
+const std::vector<int>& CoupletConstraints::allowed()
+{
+    m_allowed.clear();
+    switch (m_segment) {
+    case Segment::Upper: allowUpper(); break;
+    case Segment::Lower: allowLower(); break;
+    case Segment::Hengpi: allowHengpi(); break;
+    case Segment::Done: break;
+    }
+    return m_allowed;
+}
+
+void CoupletConstraints::only(int token)
+{
+    m_allowed.assign(1, token);
+}
+
+void CoupletConstraints::preferFlagged(const std::vector<char>& flag)
+{
+    const auto kept = std::count_if(m_allowed.begin(), m_allowed.end(), [&](int t) { return flag[t] != 0; });
+    if (kept > 0) std::erase_if(m_allowed, [&](int t) { return flag[t] == 0; });
+}
+
+void CoupletConstraints::allowUpper()
+{
+    const int i = static_cast<int>(m_upper.size());
+    const int n = m_spec.length;
+    const bool prevIsMark = i > 0 && std::find(m_classes.punctuation.begin(), m_classes.punctuation.end(),
+                                               m_upper.back()) != m_classes.punctuation.end();
+    if ((n > 0 && i == n) || i >= tok::kMaxLineChars) return only(tok::kLower);
+    if (i == 0 && m_spec.acrosticUpper >= 0) return only(m_spec.acrosticUpper);
+    m_allowed = m_classes.han;
+    const bool lastPosition = n > 0 && i == n - 1;
+    if (m_spec.tonePattern && lastPosition) preferFlagged(m_classes.oblique);
+    if (i > 0 && !prevIsMark && !lastPosition)
+        m_allowed.insert(m_allowed.end(), m_classes.punctuation.begin(), m_classes.punctuation.end());
+    const bool endsWell = !m_spec.tonePattern || (i > 0 && m_classes.oblique[m_upper.back()]);
+    if (n == 0 && i > 0 && !prevIsMark && endsWell) m_allowed.push_back(tok::kLower);
+}
+
+void CoupletConstraints::allowLower()
+{
+    const std::size_t j = m_lower.size();
+    if (j == m_upper.size()) return only(tok::kHengpi);
+    const int mirror = m_upper[j];
+    if (std::find(m_classes.punctuation.begin(), m_classes.punctuation.end(), mirror) != m_classes.punctuation.end())
+        return only(mirror);
+    for (std::size_t k = 0; k < j; ++k)
+        if (m_upper[k] == mirror) return only(m_lower[k]); // 叠字: repeat where 上联 repeats
+    if (j == 0 && m_spec.acrosticLower >= 0) return only(m_spec.acrosticLower);
+    for (int t : m_upper) m_banned[t] = 1;
+    for (int t : m_lower) m_banned[t] = 1;
+    for (int t : m_classes.han)
+        if (!m_banned[t]) m_allowed.push_back(t);
+    for (int t : m_upper) m_banned[t] = 0;
+    for (int t : m_lower) m_banned[t] = 0;
+    if (m_spec.tonePattern && j + 1 == m_upper.size()) preferFlagged(m_classes.level);
+    if (m_allowed.empty()) throw std::runtime_error("no character is left for the 下联 at position " + std::to_string(j + 1));
+}
+
+void CoupletConstraints::allowHengpi()
+{
+    const std::size_t h = m_hengpi.size();
+    if (h == 4) return only(tok::kEos);
+    if (!m_spec.hengpi.empty()) return only(m_spec.hengpi[h]);
+    if (m_spec.freeHengpi || m_trie.empty()) {
+        m_allowed = m_classes.han;
+        return;
+    }
+    for (const auto& [token, node] : m_trie.children(m_trieNode)) m_allowed.push_back(token);
+}
+
+void CoupletConstraints::advance(int token)
+{
+    switch (m_segment) {
+    case Segment::Upper:
+        if (token == tok::kLower) m_segment = Segment::Lower;
+        else m_upper.push_back(token);
+        break;
+    case Segment::Lower:
+        if (token == tok::kHengpi) m_segment = Segment::Hengpi;
+        else m_lower.push_back(token);
+        break;
+    case Segment::Hengpi:
+        if (token == tok::kEos) {
+            m_segment = Segment::Done;
+        } else {
+            m_hengpi.push_back(token);
+            if (!m_spec.freeHengpi && m_spec.hengpi.empty() && !m_trie.empty())
+                m_trieNode = std::max(0, m_trie.child(m_trieNode, token));
+        }
+        break;
+    case Segment::Done: throw std::logic_error("token after the end of the couplet");
+    }
+}
+
+} // namespace couplet

@@ -1,0 +1,83 @@
+#pragma once
+
+#include <vector>
+
+namespace couplet {
+
+class Vocab;
+class ToneTable;
+
+// A prefix tree of the 横批 phrases, in token ids.
+class PhraseTrie {
+public:
+    void insert(const std::vector<int>& phrase);
+    // Tokens that continue some phrase after `node`; node 0 is the root.
+    const std::vector<std::pair<int, int>>& children(int node) const { return m_children[node]; }
+    int child(int node, int token) const; // -1 if none
+    bool empty() const { return m_children.size() <= 1; }
+
+private:
+    std::vector<std::vector<std::pair<int, int>>> m_children{1}; // (token, node)
+};
+
+// Token classes the constraints are made of, computed once per model.
+struct TokenClasses {
+    std::vector<int> han;         // Han characters
+    std::vector<int> punctuation; // couplet punctuation
+    std::vector<char> level;      // [vocab] 1 = 平
+    std::vector<char> oblique;    // [vocab] 1 = 仄
+    TokenClasses(const Vocab& vocab, const ToneTable& tones);
+};
+
+struct ConstraintSpec {
+    int length = 0;                  // characters per line; 0 = free
+    std::vector<int> upper;          // a given 上联: generation starts with the 下联
+    int acrosticUpper = -1;          // forced first token of 上联 / 下联; -1 = none
+    int acrosticLower = -1;
+    std::vector<int> hengpi;         // a fixed 横批 (four tokens), else empty
+    bool tonePattern = false;        // 上联 ends on 仄, 下联 on 平
+    bool freeHengpi = false;         // any four Han characters instead of the phrase list
+};
+
+enum class Segment { Upper, Lower, Hengpi, Done };
+
+// The couplet rules, applied by masking: after each token the set of tokens
+// that may come next. Lines have the same length; 下联 punctuation mirrors
+// 上联's; no special token inside a line; no 上联 character in 下联 except
+// where 上联 repeats a character (then 下联 repeats its own, 叠字 mirrored);
+// 横批 is four Han characters, from the phrase list unless free or fixed.
+class CoupletConstraints {
+public:
+    CoupletConstraints(const TokenClasses& classes, const PhraseTrie& trie, ConstraintSpec spec);
+
+    // Tokens allowed next; never empty until done().
+    const std::vector<int>& allowed();
+    void advance(int token);
+
+    Segment segment() const { return m_segment; }
+    bool done() const { return m_segment == Segment::Done; }
+    const std::vector<int>& upper() const { return m_upper; }
+    const std::vector<int>& lower() const { return m_lower; }
+    const std::vector<int>& hengpi() const { return m_hengpi; }
+    // Tokens of the line being written (for the repetition penalty).
+    const std::vector<int>& currentLine() const;
+
+private:
+    void allowUpper();
+    void allowLower();
+    void allowHengpi();
+    void only(int token);
+    // Keeps tokens with flag[token] set, unless none would remain.
+    void preferFlagged(const std::vector<char>& flag);
+
+    const TokenClasses& m_classes;
+    const PhraseTrie& m_trie;
+    ConstraintSpec m_spec;
+    Segment m_segment;
+    std::vector<int> m_upper, m_lower, m_hengpi;
+    int m_trieNode = 0;
+    std::vector<int> m_allowed;
+    std::vector<char> m_banned; // [vocab] scratch
+};
+
+} // namespace couplet

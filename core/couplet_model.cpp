@@ -1,0 +1,275 @@
+#include "couplet_model.h"
+
+#include "couplet_model_impl.h"
+#include "couplet_policy.h"
+#include "safetensors.h"
+#include "torch_decoder.h"
+#include "utf8.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+namespace couplet {
+namespace {
+
+constexpr int kMaxKeywordChars = 12;
+constexpr int kMaxCandidates = 16;
+
+std::string shapeText(const torch::IntArrayRef& shape)
+{
+    std::ostringstream os;
+    os << shape;
+    return os.str();
+}
+
+// Splits keywords on spaces, commas and 、.
+std::vector<std::u32string> splitKeywords(const std::string& text)
+{
+    std::vector<std::u32string> out;
+    std::u32string current;
+    for (char32_t c : utf8::decode(text)) {
+        if (c == U' ' || c == U',' || c == U'，' || c == U'、' || c == U'\t' || c == U'　' || c == U';' || c == U'；') {
+            if (!current.empty()) out.push_back(std::move(current));
+            current.clear();
+        } else {
+            current.push_back(c);
+        }
+    }
+    if (!current.empty()) out.push_back(std::move(current));
+    return out;
+}
+
+torch::Device pickDevice(const DeviceOptions& options)
+{
+    if (options.device == "cpu") return torch::kCPU;
+    const bool cuda = torch::cuda::is_available();
+    if (options.device == "cuda" && !cuda)
+        throw std::runtime_error("--device cuda: no CUDA GPU is available to libtorch (driver missing, no GPU, or a "
+                                 "CPU-only libtorch); use --device cpu or auto");
+    if (options.device != "auto" && options.device != "cuda")
+        throw std::runtime_error("unknown device '" + options.device + "' (use cpu, cuda or auto)");
+    return cuda ? torch::Device(torch::kCUDA) : torch::Device(torch::kCPU);
+}
+
+// Checks the characters of a user-supplied text; returns "" or the problem.
+std::string checkChars(const CoupletModelImpl& m, const std::string& what, const std::u32string& text, bool allowMarks)
+{
+    std::u32string bad, unknown;
+    for (char32_t c : text) {
+        const bool ok = utf8::isHan(c) || (allowMarks && isCoupletPunctuation(c));
+        if (!ok && bad.find(c) == std::u32string::npos) bad.push_back(c);
+        else if (ok && !m.vocab.contains(c) && unknown.find(c) == std::u32string::npos) unknown.push_back(c);
+    }
+    if (!bad.empty())
+        return what + " must be Chinese characters" + (allowMarks ? " (with ，、？：！；)" : "") + "; not allowed: \""
+            + utf8::encode(bad) + "\"";
+    if (!unknown.empty()) return what + " contains characters the model does not know: " + utf8::encode(unknown);
+    return {};
+}
+
+std::string validateSampling(const SamplingSettings& s)
+{
+    if (!(s.temperature > 0 && s.temperature <= 5)) return "temperature must be in (0, 5]";
+    if (s.topK < 0) return "top-k must be 0 (off) or positive";
+    if (!(s.topP > 0 && s.topP <= 1)) return "top-p must be in (0, 1]";
+    if (!(s.repetitionPenalty >= 1 && s.repetitionPenalty <= 3)) return "repetition penalty must be in [1, 3]";
+    return {};
+}
+
+} // namespace
+
+ModelLoadError::ModelLoadError(std::filesystem::path path, const std::string& reason)
+    : std::runtime_error("cannot load model: " + path.string() + ": " + reason), m_path(std::move(path)), m_reason(reason)
+{
+}
+
+void loadWeightsInto(LmImpl& lm, const std::filesystem::path& path)
+{
+    auto map = safetensors::load(path);
+    torch::NoGradGuard guard;
+    for (auto& p : lm.named_parameters()) {
+        const auto it = map.find(p.key());
+        if (it == map.end()) throw std::runtime_error(path.string() + ": tensor '" + p.key() + "' is missing");
+        if (it->second.sizes() != p.value().sizes())
+            throw std::runtime_error(path.string() + ": tensor '" + p.key() + "' has shape " + shapeText(it->second.sizes())
+                                     + ", config.json needs " + shapeText(p.value().sizes()));
+        p.value().copy_(it->second.to(p.value().dtype()));
+        map.erase(it);
+    }
+    if (!map.empty()) throw std::runtime_error(path.string() + ": unexpected tensor '" + map.begin()->first + "'");
+}
+
+CoupletModel::CoupletModel(std::unique_ptr<CoupletModelImpl> impl) : m_impl(std::move(impl)) {}
+CoupletModel::~CoupletModel() = default;
+
+std::shared_ptr<const CoupletModel> CoupletModel::load(const std::filesystem::path& dir, const DeviceOptions& options)
+{
+    if (!std::filesystem::is_directory(dir)) throw ModelLoadError(dir, "no such model folder");
+    auto m = std::make_unique<CoupletModelImpl>();
+    m->dir = dir;
+    auto attempt = [&](const std::filesystem::path& file, auto&& body) {
+        try {
+            body();
+        } catch (const ModelLoadError&) {
+            throw;
+        } catch (const std::exception& e) {
+            throw ModelLoadError(file, e.what());
+        }
+    };
+    attempt(dir / "config.json", [&] { m->config = ModelConfig::load(dir / "config.json"); });
+    attempt(dir / "vocab.txt", [&] {
+        m->vocab = Vocab::load(dir / "vocab.txt");
+        if (m->vocab.size() != m->config.vocabSize)
+            throw std::runtime_error("holds " + std::to_string(m->vocab.size()) + " tokens but config.json says "
+                                     + std::to_string(m->config.vocabSize));
+    });
+    if (std::filesystem::exists(dir / "tones.tsv"))
+        attempt(dir / "tones.tsv", [&] { m->tones = ToneTable::load(dir / "tones.tsv"); });
+    if (std::filesystem::exists(dir / "hengpi.txt"))
+        attempt(dir / "hengpi.txt", [&] { m->hengpi = HengpiList::load(dir / "hengpi.txt"); });
+    m->hengpi.restrictTo(m->vocab);
+    for (const auto& p : m->hengpi.phrases()) m->hengpiTrie.insert(m->vocab.encode(utf8::encode(p.text)));
+    m->classes = std::make_unique<TokenClasses>(m->vocab, m->tones);
+
+    const int threads = options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    torch::set_num_threads(threads);
+    m->device = pickDevice(options);
+    m->dtype = m->device.is_cuda() && options.halfPrecision ? torch::kFloat16 : torch::kFloat32;
+    m->config.dropout = 0;
+    m->lm = Lm(m->config);
+    attempt(dir / "model.safetensors", [&] { loadWeightsInto(*m->lm, dir / "model.safetensors"); });
+    m->lm->eval();
+    m->lm->to(m->device, m->dtype);
+    for (const auto& p : m->lm->parameters()) m->parameters += p.numel();
+    return std::shared_ptr<const CoupletModel>(new CoupletModel(std::move(m)));
+}
+
+std::filesystem::path CoupletModel::defaultModelDir()
+{
+    if (const char* env = std::getenv("COUPLET_MODEL_DIR"); env != nullptr && *env != '\0') return env;
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        const auto installed = exe.parent_path().parent_path() / "share" / "couplet-studio" / "models" / "default";
+        if (std::filesystem::exists(installed / "config.json")) return installed;
+    }
+    return std::filesystem::path(COUPLET_SOURCE_DIR) / "resources" / "models" / "default";
+}
+
+std::string CoupletModel::validate(const GenerationSpec& spec) const
+{
+    const auto& m = *m_impl;
+    try {
+        if (spec.candidates < 1 || spec.candidates > kMaxCandidates)
+            return "candidates must be between 1 and " + std::to_string(kMaxCandidates);
+        if (auto e = validateSampling(spec.sampling); !e.empty()) return e;
+        if (spec.mode != PromptMode::Upper && (spec.length < 0 || spec.length > tok::kMaxLineChars))
+            return "length must be 0 (free) or 1 to " + std::to_string(tok::kMaxLineChars) + " characters";
+        const auto hengpi = utf8::decode(spec.hengpi);
+        if (!hengpi.empty()) {
+            if (hengpi.size() != 4) return "横批 must be four characters, got " + std::to_string(hengpi.size());
+            if (auto e = checkChars(m, "横批", hengpi, false); !e.empty()) return e;
+        }
+        if (spec.tonePattern && m.tones.size() == 0) return "this model has no tone table (tones.tsv)";
+        const auto acrostic = utf8::decode(spec.acrostic);
+        if (spec.mode == PromptMode::Acrostic && acrostic.empty()) return "藏头 needs one or two characters";
+        if (acrostic.size() > 2) return "藏头 takes one or two characters (for 上联 and 下联), got " + std::to_string(acrostic.size());
+        if (auto e = checkChars(m, "藏头", acrostic, false); !e.empty()) return e;
+        if (spec.mode == PromptMode::Upper) {
+            const auto upper = utf8::decode(spec.upper);
+            if (upper.empty()) return "上联 is empty";
+            if (upper.size() > static_cast<std::size_t>(tok::kMaxLineChars))
+                return "上联 is too long: " + std::to_string(upper.size()) + " characters, at most "
+                    + std::to_string(tok::kMaxLineChars);
+            if (isCoupletPunctuation(upper.front()) || isCoupletPunctuation(upper.back()))
+                return "上联 must not begin or end with punctuation";
+            return checkChars(m, "上联", upper, true);
+        }
+        std::size_t total = 0;
+        for (const auto& k : splitKeywords(spec.keywords)) {
+            total += k.size();
+            if (auto e = checkChars(m, "keywords", k, false); !e.empty()) return e;
+        }
+        if (total == 0 && spec.mode == PromptMode::Keywords) return "keywords are empty";
+        if (total > static_cast<std::size_t>(kMaxKeywordChars))
+            return "keywords are too long: " + std::to_string(total) + " characters, at most "
+                + std::to_string(kMaxKeywordChars);
+    } catch (const std::invalid_argument& e) {
+        return std::string("text is not valid UTF-8: ") + e.what();
+    }
+    return {};
+}
+
+std::unique_ptr<TokenPolicy> CoupletModel::makePolicy(const GenerationSpec& spec, int index) const
+{
+    if (auto e = validate(spec); !e.empty()) throw std::invalid_argument(e);
+    const auto& m = *m_impl;
+    std::vector<int> prompt{tok::kBos};
+    std::vector<int> theme;
+    ConstraintSpec c;
+    c.tonePattern = spec.tonePattern;
+    c.freeHengpi = spec.freeHengpi;
+    c.hengpi = m.vocab.encode(spec.hengpi);
+    if (spec.mode == PromptMode::Upper) {
+        c.upper = m.vocab.encode(spec.upper);
+        c.length = static_cast<int>(c.upper.size());
+        prompt.push_back(tok::lengthToken(c.length));
+        prompt.push_back(tok::kUpper);
+        prompt.insert(prompt.end(), c.upper.begin(), c.upper.end());
+        prompt.push_back(tok::kLower);
+    } else {
+        const auto keywords = splitKeywords(spec.keywords);
+        if (!keywords.empty()) prompt.push_back(tok::kKeywords);
+        for (std::size_t i = 0; i < keywords.size(); ++i) {
+            if (i > 0) prompt.push_back(tok::kSep);
+            for (char32_t ch : keywords[i]) theme.push_back(m.vocab.id(ch));
+            prompt.insert(prompt.end(), theme.end() - static_cast<std::ptrdiff_t>(keywords[i].size()), theme.end());
+        }
+        const auto acrostic = m.vocab.encode(spec.acrostic);
+        if (!acrostic.empty()) {
+            prompt.push_back(tok::kAcrostic);
+            prompt.insert(prompt.end(), acrostic.begin(), acrostic.end());
+            c.acrosticUpper = acrostic[0];
+            if (acrostic.size() > 1) c.acrosticLower = acrostic[1];
+        }
+        c.length = spec.length;
+        if (spec.length > 0) prompt.push_back(tok::lengthToken(spec.length));
+        prompt.push_back(tok::kUpper);
+    }
+    SamplingSettings sampling = spec.sampling;
+    if (sampling.seed != 0) sampling.seed += static_cast<std::uint64_t>(index);
+    return std::make_unique<CoupletPolicy>(m, std::move(prompt), std::move(c), sampling, std::move(theme));
+}
+
+Couplet CoupletModel::coupletOf(const TokenPolicy& policy)
+{
+    const auto* p = dynamic_cast<const CoupletPolicy*>(&policy);
+    if (p == nullptr) throw std::invalid_argument("not a policy of a CoupletModel");
+    return p->couplet();
+}
+
+std::unique_ptr<Decoder> CoupletModel::makeDecoder() const
+{
+    return std::make_unique<TorchDecoder>(m_impl->lm, m_impl->device);
+}
+
+std::string CoupletModel::deviceName() const
+{
+    if (!m_impl->device.is_cuda()) return "cpu (" + std::to_string(torch::get_num_threads()) + " threads, fp32)";
+    return "cuda:" + std::to_string(m_impl->device.index() < 0 ? 0 : m_impl->device.index())
+        + (m_impl->dtype == torch::kFloat16 ? " (fp16)" : " (fp32)");
+}
+
+std::string CoupletModel::summary() const
+{
+    const auto& m = *m_impl;
+    std::ostringstream os;
+    os << m.parameters / 1e6 << "M parameters, " << m.config.layers << " layers x " << m.config.dim << ", vocabulary "
+       << m.vocab.size() << ", " << m.hengpi.phrases().size() << " 横批 phrases, " << m.dir.string();
+    return os.str();
+}
+
+} // namespace couplet

@@ -1,0 +1,36 @@
+#pragma once
+
+#include "couplet_constraints.h"
+#include "hengpi_list.h"
+#include "model_config.h"
+#include "tone_table.h"
+#include "transformer.h"
+#include "vocab.h"
+
+#include <filesystem>
+#include <memory>
+
+namespace couplet {
+
+// What a loaded model folder holds, shared by the model's policies and
+// decoders. Read-only after loading.
+class CoupletModelImpl {
+public:
+    std::filesystem::path dir;
+    ModelConfig config;
+    Vocab vocab;
+    ToneTable tones;
+    HengpiList hengpi;
+    std::unique_ptr<TokenClasses> classes;
+    PhraseTrie hengpiTrie;
+    Lm lm{nullptr};
+    torch::Device device{torch::kCPU};
+    torch::ScalarType dtype = torch::kFloat32;
+    std::int64_t parameters = 0;
+};
+
+// Loads the weights of `path` into `lm`, checking every name and shape.
+// Throws std::runtime_error naming the file and the tensor.
+void loadWeightsInto(LmImpl& lm, const std::filesystem::path& path);
+
+} // namespace couplet

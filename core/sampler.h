@@ -1,0 +1,42 @@
+#pragma once
+
+#include "generation_spec.h"
+
+#include <cstdint>
+#include <random>
+#include <span>
+#include <vector>
+
+namespace couplet {
+
+// Picks a token from next-token logits over an allowed set: repetition
+// penalty, temperature, top-k and top-p, or argmax when greedy. Owns its
+// random generator so a seed reproduces the same text whatever the batch.
+class Sampler {
+public:
+    explicit Sampler(const SamplingSettings& settings);
+
+    // logits: [vocab]; allowed: token ids that may be chosen (not empty);
+    // penalised: tokens already used, whose logits are damped.
+    // Returns the chosen token; logProb receives its log-probability under
+    // the unmodified model distribution.
+    int choose(std::span<const float> logits, const std::vector<int>& allowed, const std::vector<int>& penalised,
+               double& logProb);
+    // Per-token additive bias applied before sampling (e.g. theme bonus).
+    int choose(std::span<const float> logits, const std::vector<int>& allowed, const std::vector<int>& penalised,
+               const std::vector<float>& bias, double& logProb);
+
+    std::uint64_t seed() const { return m_seed; }
+
+private:
+    SamplingSettings m_settings;
+    std::uint64_t m_seed;
+    std::mt19937_64 m_rng;
+    std::vector<float> m_scores;
+    std::vector<std::pair<float, int>> m_work;
+};
+
+// log(sum(exp(logits))) over the whole vocabulary.
+double logSumExp(std::span<const float> logits);
+
+} // namespace couplet
