@@ -20,6 +20,7 @@ EngineController::EngineController(BackendLoader loader, QObject* parent)
     connect(m_worker, &EngineWorker::autoTunePoint, this, &EngineController::autoTunePoint);
     connect(m_worker, &EngineWorker::autoTuneFinished, this, &EngineController::autoTuneFinished);
     connect(m_worker, &EngineWorker::warning, this, &EngineController::warning);
+    connect(m_worker, &EngineWorker::bulkStatus, this, &EngineController::bulkStatus);
     m_thread.start();
 }
 
@@ -64,6 +65,29 @@ void EngineController::runAutoTune(const QList<int>& batchSizes)
 {
     QMetaObject::invokeMethod(m_worker, [w = m_worker, batchSizes] { w->runAutoTune(batchSizes); },
                               Qt::QueuedConnection);
+}
+
+quint64 EngineController::startBulk(const BulkRequest& request)
+{
+    const quint64 id = m_nextId++;
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, id, request] { w->startBulk(id, request); },
+                              Qt::QueuedConnection);
+    return id;
+}
+
+void EngineController::pauseBulk(quint64 jobId)
+{
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, jobId] { w->pauseBulk(jobId); }, Qt::QueuedConnection);
+}
+
+void EngineController::resumeBulk(quint64 jobId)
+{
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, jobId] { w->resumeBulk(jobId); }, Qt::QueuedConnection);
+}
+
+void EngineController::cancelBulk(quint64 jobId)
+{
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, jobId] { w->cancelBulk(jobId); }, Qt::QueuedConnection);
 }
 
 } // namespace couplet

@@ -25,6 +25,11 @@ public:
     void cancelAll();
     void setSettings(const EngineSettings& settings);
     void runAutoTune(const QList<int>& batchSizes);
+    // A bulk CSV job; returns its id (also its scheduler job id).
+    quint64 startBulk(const BulkRequest& request);
+    void pauseBulk(quint64 jobId);
+    void resumeBulk(quint64 jobId);
+    void cancelBulk(quint64 jobId);
 
 Q_SIGNALS:
     void modelLoaded(const QString& device, const QString& summary);
@@ -36,6 +41,7 @@ Q_SIGNALS:
     void autoTunePoint(const couplet::AutoTuneResult& point);
     void autoTuneFinished(const QString& error);
     void warning(const QString& message);
+    void bulkStatus(const couplet::BulkStatus& status);
 
 private:
     QThread m_thread;

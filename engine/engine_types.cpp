@@ -13,6 +13,8 @@ void registerEngineMetaTypes()
     qRegisterMetaType<AutoTuneResult>();
     qRegisterMetaType<GenerationSpec>();
     qRegisterMetaType<DeviceOptions>();
+    qRegisterMetaType<BulkRequest>();
+    qRegisterMetaType<BulkStatus>();
 }
 
 } // namespace couplet

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/bulk_job.h"
 #include "core/couplet_model.h"
 #include "core/generation_spec.h"
 
@@ -77,6 +78,32 @@ struct AutoTuneResult {
     double p95LatencyMs = 0;
 };
 
+// A bulk CSV job as the import dialog set it up.
+struct BulkRequest {
+    QString input;
+    QString output;
+    QString encoding;          // "" = detect; else a name parseEncodingName() takes
+    QString mapping;           // ColumnMapping::toString() form; "" = from the header
+    bool jsonLines = false;
+    bool bom = true;           // CSV: UTF-8 BOM for Excel
+    bool englishHeader = false;
+    bool resume = false;
+    GenerationSpec defaults;   // length, sampling for every row
+    int maxInFlight = 64;
+    QString journal;           // the SQLite journal's path
+    QString modelDir;          // for the output's model column
+};
+
+// Where a bulk job stands; sent a few times a second and when it ends.
+struct BulkStatus {
+    quint64 jobId = 0;
+    QString input;
+    QString output;
+    BulkProgress progress;
+    bool resumed = false;
+    QString error;             // why it failed, when progress.state is Failed
+};
+
 // Registers the types above for queued connections; call once before use.
 void registerEngineMetaTypes();
 
@@ -89,4 +116,6 @@ Q_DECLARE_METATYPE(couplet::EngineSettings)
 Q_DECLARE_METATYPE(couplet::EngineStats)
 Q_DECLARE_METATYPE(couplet::AutoTuneResult)
 Q_DECLARE_METATYPE(couplet::GenerationSpec)
+Q_DECLARE_METATYPE(couplet::BulkRequest)
+Q_DECLARE_METATYPE(couplet::BulkStatus)
 Q_DECLARE_METATYPE(couplet::DeviceOptions)

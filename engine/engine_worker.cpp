@@ -1,6 +1,7 @@
 #include "engine_worker.h"
 
 #include "auto_tuner.h"
+#include "bulk_runner.h"
 #include "tracked_policy.h"
 
 #include "core/scheduler.h"
@@ -42,6 +43,8 @@ struct EngineWorker::Impl {
     std::shared_ptr<EngineBackend> backend;
     std::unique_ptr<Decoder> decoder;
     std::unique_ptr<Scheduler> scheduler;
+    std::unique_ptr<BulkRunner> bulk;
+    QString modelDir;
     ThroughputMeter meter{std::chrono::seconds(10)};
     SystemMonitor monitor;
     EngineSettings settings;
@@ -50,6 +53,7 @@ struct EngineWorker::Impl {
     std::map<std::pair<quint64, int>, qsizetype> pendingIndex;
     QElapsedTimer sinceFlush;
     QElapsedTimer sinceStats;
+    QElapsedTimer sinceBulkStatus;
     QTimer* statsTimer = nullptr;
     QList<int> tuneQueue;
     std::string lastWarning;
@@ -58,6 +62,7 @@ struct EngineWorker::Impl {
 
     void shutDownScheduler()
     {
+        bulk.reset();
         if (scheduler)
             scheduler->cancelAll();
         scheduler.reset();
@@ -74,6 +79,7 @@ EngineWorker::EngineWorker(BackendLoader loader) : m_impl(std::make_unique<Impl>
     connect(m_impl->statsTimer, &QTimer::timeout, this, &EngineWorker::emitStats);
     m_impl->sinceFlush.start();
     m_impl->sinceStats.start();
+    m_impl->sinceBulkStatus.start();
 }
 
 EngineWorker::~EngineWorker()
@@ -90,6 +96,7 @@ void EngineWorker::loadModel(const QString& dir, const DeviceOptions& options)
     d.shutDownScheduler();
     d.shuttingDown = false;
     d.backend.reset();
+    d.modelDir = dir;
     try {
         d.backend = d.loader(dir.toStdString(), options);
         d.decoder = d.backend->makeDecoder();
@@ -234,6 +241,10 @@ void EngineWorker::cancel(quint64 requestId)
 
 void EngineWorker::cancelAll()
 {
+    if (m_impl->bulk) {
+        m_impl->bulk->cancel();
+        emitBulkStatus();
+    }
     if (m_impl->scheduler)
         m_impl->scheduler->cancelAll();
     scheduleStep();
@@ -254,10 +265,10 @@ void EngineWorker::setSettings(const EngineSettings& settings)
 void EngineWorker::scheduleStep()
 {
     Impl& d = *m_impl;
-    if (d.stepPosted || !d.scheduler || !d.scheduler->hasWork())
+    if (d.stepPosted || !hasWork())
         return;
     d.stepPosted = true;
-    const int wait = d.scheduler->msUntilReady();
+    const int wait = d.scheduler->hasWork() ? d.scheduler->msUntilReady() : 0;
     if (wait > 0)
         QTimer::singleShot(wait, this, &EngineWorker::runStep);
     else
@@ -270,9 +281,12 @@ void EngineWorker::runStep()
     d.stepPosted = false;
     if (!d.scheduler)
         return;
+    stepBulk();
     try {
-        const StepStats stats = d.scheduler->step();
-        d.meter.recordStep(Clock::now(), stats, d.scheduler->effectiveMaxBatch());
+        if (d.scheduler->hasWork()) {
+            const StepStats stats = d.scheduler->step();
+            d.meter.recordStep(Clock::now(), stats, d.scheduler->effectiveMaxBatch());
+        }
     } catch (const std::exception& e) {
         // A step that throws is a bug in a decoder or policy: stop the work in
         // flight rather than spin on the same failure.
@@ -284,7 +298,7 @@ void EngineWorker::runStep()
         if (!d.lastWarning.empty())
             Q_EMIT warning(qs(d.lastWarning));
     }
-    const bool more = d.scheduler->hasWork();
+    const bool more = hasWork();
     if (!more || d.sinceFlush.elapsed() >= kFlushIntervalMs)
         flushChunks();
     if (d.sinceStats.elapsed() >= kStatsIntervalMs)
@@ -364,6 +378,102 @@ void EngineWorker::autoTuneNext()
         return;
     }
     QMetaObject::invokeMethod(this, &EngineWorker::autoTuneNext, Qt::QueuedConnection);
+}
+
+bool EngineWorker::hasWork() const
+{
+    const Impl& d = *m_impl;
+    return d.scheduler && (d.scheduler->hasWork() || (d.bulk && d.bulk->wantsStep()));
+}
+
+void EngineWorker::startBulk(quint64 jobId, const BulkRequest& request)
+{
+    Impl& d = *m_impl;
+    BulkStatus failed;
+    failed.jobId = jobId;
+    failed.input = request.input;
+    failed.output = request.output;
+    failed.progress.state = BulkState::Failed;
+    if (!d.scheduler) {
+        failed.error = tr("No model is loaded.");
+    } else if (d.bulk && d.bulk->wantsStep()) {
+        failed.error = tr("Another bulk job is running; cancel it first.");
+    } else {
+        try {
+            d.bulk.reset();
+            BulkRequest r = request;
+            r.modelDir = d.modelDir;
+            d.bulk = std::make_unique<BulkRunner>(jobId, r, *d.scheduler, *d.backend,
+                                                  [this](const SequenceResult& s) { m_impl->meter.recordRequest(Clock::now(), s); });
+        } catch (const std::exception& e) {
+            d.bulk.reset();
+            failed.error = qs(e.what());
+        }
+    }
+    if (!failed.error.isEmpty()) {
+        Q_EMIT bulkStatus(failed);
+        return;
+    }
+    emitBulkStatus();
+    scheduleStep();
+}
+
+void EngineWorker::pauseBulk(quint64 jobId)
+{
+    if (m_impl->bulk && m_impl->bulk->jobId() == jobId) {
+        m_impl->bulk->pause();
+        emitBulkStatus();
+    }
+}
+
+void EngineWorker::resumeBulk(quint64 jobId)
+{
+    if (m_impl->bulk && m_impl->bulk->jobId() == jobId) {
+        m_impl->bulk->resume();
+        emitBulkStatus();
+        scheduleStep();
+    }
+}
+
+void EngineWorker::cancelBulk(quint64 jobId)
+{
+    if (m_impl->bulk && m_impl->bulk->jobId() == jobId) {
+        m_impl->bulk->cancel();
+        emitBulkStatus();
+    }
+}
+
+// Before each scheduler step: the job tops up its rows in flight and writes
+// the finished ones. Its status goes out a few times a second and at the end.
+void EngineWorker::stepBulk()
+{
+    Impl& d = *m_impl;
+    if (!d.bulk || !d.bulk->wantsStep())
+        return;
+    bool more = false;
+    try {
+        more = d.bulk->step();
+    } catch (const std::exception& e) {
+        emitBulkStatus(qs(e.what()));
+        d.bulk.reset();
+        return;
+    }
+    // The last status of a pause must show the rows in flight drained.
+    if (!more || !d.bulk->wantsStep() || d.sinceBulkStatus.elapsed() >= kBulkStatusIntervalMs)
+        emitBulkStatus();
+}
+
+void EngineWorker::emitBulkStatus(const QString& error)
+{
+    Impl& d = *m_impl;
+    d.sinceBulkStatus.restart();
+    if (!d.bulk)
+        return;
+    BulkStatus s = d.bulk->status();
+    s.error = error;
+    if (!error.isEmpty())
+        s.progress.state = BulkState::Failed;
+    Q_EMIT bulkStatus(s);
 }
 
 } // namespace couplet

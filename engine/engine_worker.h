@@ -23,6 +23,7 @@ class EngineWorker : public QObject {
 public:
     static constexpr int kFlushIntervalMs = 40;
     static constexpr int kStatsIntervalMs = 1000;
+    static constexpr int kBulkStatusIntervalMs = 250;
 
     explicit EngineWorker(BackendLoader loader);
     ~EngineWorker() override;
@@ -34,6 +35,11 @@ public Q_SLOTS:
     void cancelAll();
     void setSettings(const couplet::EngineSettings& settings);
     void runAutoTune(const QList<int>& batchSizes);
+    // One bulk CSV job at a time; its rows run at Bulk priority.
+    void startBulk(quint64 jobId, const couplet::BulkRequest& request);
+    void pauseBulk(quint64 jobId);
+    void resumeBulk(quint64 jobId);
+    void cancelBulk(quint64 jobId);
 
 Q_SIGNALS:
     void modelLoaded(const QString& device, const QString& summary);
@@ -45,6 +51,7 @@ Q_SIGNALS:
     void autoTunePoint(const couplet::AutoTuneResult& point);
     void autoTuneFinished(const QString& error);
     void warning(const QString& message);
+    void bulkStatus(const couplet::BulkStatus& status);
 
 private:
     void runStep();
@@ -52,6 +59,9 @@ private:
     void flushChunks();
     void emitStats();
     void autoTuneNext();
+    bool hasWork() const;
+    void stepBulk();
+    void emitBulkStatus(const QString& error = {});
 
     void appendDelta(const SequenceInfo& info, std::string_view text);
     void finishSequence(const SequenceInfo& info, const SequenceResult& result);

@@ -8,6 +8,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QTimer>
 
 #include <iostream>
@@ -23,6 +24,8 @@ struct Options {
     QString previewExport;   // also export the preview as PNG
     int screenshotDelayMs = 3000;
     QStringList prompts;     // submitted at start
+    QString bulkCsv;         // run at start, results next to it
+    int tab = MainWindow::QueueTab;
 };
 
 Options parseOptions(const QApplication& app)
@@ -44,7 +47,12 @@ Options parseOptions(const QApplication& app)
                                    QStringLiteral("ms"), QStringLiteral("3000"));
     const QCommandLineOption prompt(QStringLiteral("prompt"), QStringLiteral("Keywords to generate at start (repeatable)."),
                                     QStringLiteral("keywords"));
-    parser.addOptions({model, device, shot, preview, delay, prompt});
+    const QCommandLineOption bulk(QStringLiteral("bulk-csv"),
+                                  QStringLiteral("Run a prompts CSV at start (results in FILE-couplets.csv)."),
+                                  QStringLiteral("file"));
+    const QCommandLineOption tab(QStringLiteral("tab"), QStringLiteral("Tab to show: queue, charts or history."),
+                                 QStringLiteral("name"), QStringLiteral("queue"));
+    parser.addOptions({model, device, shot, preview, delay, prompt, bulk, tab});
     parser.process(app);
     Options o;
     o.modelDir = parser.value(model);
@@ -53,6 +61,9 @@ Options parseOptions(const QApplication& app)
     o.previewExport = parser.value(preview);
     o.screenshotDelayMs = parser.value(delay).toInt();
     o.prompts = parser.values(prompt);
+    o.bulkCsv = parser.value(bulk);
+    const QStringList tabs{QStringLiteral("queue"), QStringLiteral("charts"), QStringLiteral("history")};
+    o.tab = std::max(0, int(tabs.indexOf(parser.value(tab))));
     return o;
 }
 
@@ -93,6 +104,15 @@ int main(int argc, char** argv)
         spec.keywords = keywords.toStdString();
         studio.submit(spec);
     }
+    if (!options.bulkCsv.isEmpty()) {
+        const QFileInfo input(options.bulkCsv);
+        BulkImport bulk;
+        bulk.input = input.absoluteFilePath();
+        bulk.output = input.absolutePath() + QLatin1Char('/') + input.completeBaseName()
+                      + QStringLiteral("-couplets.csv");
+        studio.startBulk(bulk);
+    }
+    studio.window()->showTab(options.tab);
     studio.window()->show();
     if (!options.screenshot.isEmpty())
         scheduleScreenshot(studio, options);

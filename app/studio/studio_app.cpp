@@ -1,5 +1,6 @@
 #include "studio_app.h"
 
+#include "ui/bulk/bulk_job_bar.h"
 #include "ui/charts/charts_panel.h"
 #include "ui/editor/editor_view.h"
 #include "ui/history/history_model.h"
@@ -10,9 +11,12 @@
 #include "ui/tuning/tuning_panel.h"
 
 #include <QApplication>
+#include <QDir>
+#include <QFileInfo>
 #include <QLibraryInfo>
 #include <QMessageBox>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QStatusBar>
 
 namespace couplet {
@@ -80,6 +84,7 @@ void StudioApp::connectEngine()
             {r.batch, r.tokensPerSecond, r.coupletsPerSecond, r.meanLatencyMs, r.p95LatencyMs});
     });
     connect(&m_engine, &EngineController::autoTuneFinished, m_window->tuning(), &TuningPanel::finishAutoTune);
+    connect(&m_engine, &EngineController::bulkStatus, this, &StudioApp::onBulkStatus);
     connect(&m_store, &HistoryStore::changed, m_historyModel, &HistoryModel::refresh);
     connect(&m_store, &HistoryStore::writeFailed, this,
             [this](const QString& message) { m_window->statusBar()->showMessage(message); });
@@ -91,13 +96,18 @@ void StudioApp::connectWindow()
             [this](const GenerationSpec& spec) { submit(spec); });
     connect(m_window->editor(), &EditorView::regenerateRequested, this,
             [this](const GenerationSpec& spec) { submit(spec); });
-    connect(m_window, &MainWindow::bulkRequested, this, [this](const QList<GenerationSpec>& specs) {
-        for (const GenerationSpec& spec : specs)
-            submit(spec, true);
-    });
+    connect(m_window, &MainWindow::bulkImportRequested, this, [this](const BulkImport& b) { startBulk(b); });
+    BulkJobBar* bar = m_window->bulkBar();
+    connect(bar, &BulkJobBar::pauseRequested, &m_engine, &EngineController::pauseBulk);
+    connect(bar, &BulkJobBar::resumeRequested, &m_engine, &EngineController::resumeBulk);
+    connect(bar, &BulkJobBar::cancelRequested, &m_engine, &EngineController::cancelBulk);
     connect(m_window->queueView(), &QueueView::cancelRequested, this, [this](const QList<quint64>& ids) {
-        for (quint64 id : ids)
-            m_engine.cancel(id);
+        for (quint64 id : ids) {
+            if (m_bulkJobs.contains(id))
+                m_engine.cancelBulk(id);
+            else
+                m_engine.cancel(id);
+        }
     });
     connect(m_window, &MainWindow::cancelAllRequested, &m_engine, &EngineController::cancelAll);
     connect(m_window->tuning(), &TuningPanel::settingsChanged, this, [this](const TuningSettings& t) {
@@ -137,6 +147,60 @@ quint64 StudioApp::submit(const GenerationSpec& spec, bool bulk)
     if (!bulk)
         m_window->editor()->beginRequest(id, spec);
     return id;
+}
+
+quint64 StudioApp::startBulk(const BulkImport& b)
+{
+    BulkRequest r;
+    r.input = b.input;
+    r.output = b.output;
+    r.encoding = b.encoding;
+    r.mapping = b.mapping;
+    r.jsonLines = b.jsonLines;
+    r.bom = b.bom;
+    r.englishHeader = b.englishHeader;
+    r.resume = b.resume;
+    r.defaults = m_window->promptPanel()->spec();
+    r.defaults.candidates = 1;
+    // Rows in flight: enough to fill every slot twice over.
+    r.maxInFlight = std::max(16, 2 * m_window->tuning()->settings().maxBatch);
+    const QString dataDir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    QDir().mkpath(dataDir);
+    r.journal = dataDir + QStringLiteral("/jobs.sqlite");
+    const quint64 id = m_engine.startBulk(r);
+    m_bulkJobs.insert(id);
+    QueueEntry entry;
+    entry.id = id;
+    entry.prompt = tr("CSV %1").arg(QFileInfo(b.input).fileName());
+    entry.bulk = true;
+    m_window->queueModel()->addRequest(entry);
+    m_window->showTab(MainWindow::QueueTab);
+    return id;
+}
+
+// The whole job is one queue row; the bar above the queue has the details.
+void StudioApp::onBulkStatus(const BulkStatus& s)
+{
+    const BulkProgress& p = s.progress;
+    m_window->bulkBar()->setStatus(s.jobId, s.input, p, s.error);
+    QueueModel* queue = m_window->queueModel();
+    queue->setPrompt(s.jobId, tr("CSV %1: %2 of %3 rows, %4 in flight")
+                                  .arg(QFileInfo(s.input).fileName())
+                                  .arg(p.done()).arg(p.total).arg(p.inFlight));
+    if (p.state == BulkState::Running || p.state == BulkState::Paused) {
+        queue->setProgress(s.jobId, p.total > 0 ? double(p.done()) / double(p.total) : 0);
+        return;
+    }
+    if (p.state == BulkState::Idle)
+        return;
+    const QueueState state = p.state == BulkState::Finished    ? QueueState::Done
+                             : p.state == BulkState::Cancelled ? QueueState::Cancelled
+                                                               : QueueState::Failed;
+    queue->finish(s.jobId, state, 0, 0, s.error);
+    if (p.state == BulkState::Finished)
+        m_window->statusBar()->showMessage(tr("Bulk job done: %1").arg(s.output), 10000);
+    else if (!s.error.isEmpty())
+        m_window->statusBar()->showMessage(tr("Bulk job failed: %1").arg(s.error), 10000);
 }
 
 void StudioApp::onChunks(const QList<TextChunk>& chunks)

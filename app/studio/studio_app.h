@@ -1,10 +1,12 @@
 #pragma once
 
 #include "engine/engine_controller.h"
+#include "ui/bulk/bulk_import.h"
 #include "ui/history/history_store.h"
 
 #include <QElapsedTimer>
 #include <QHash>
+#include <QSet>
 #include <QObject>
 #include <QTranslator>
 
@@ -26,6 +28,9 @@ public:
 
     void loadModel(const QString& dir, const DeviceOptions& options = {});
     quint64 submit(const GenerationSpec& spec, bool bulk = false);
+    // Runs a CSV through the engine at bulk priority with the prompt panel's
+    // settings; the journal lives under the app's data folder.
+    quint64 startBulk(const BulkImport& import);
     // "" = the system locale.
     void setLanguage(const QString& locale);
     // Error dialogs are skipped (for screenshots and tests); the UI still shows them.
@@ -45,6 +50,7 @@ private:
     void onRequest(const RequestSummary& summary);
     void onStats(const EngineStats& stats);
     void onLoadFailed(const QString& message);
+    void onBulkStatus(const BulkStatus& status);
     static QString promptText(const GenerationSpec& spec);
 
     EngineController m_engine;
@@ -54,6 +60,7 @@ private:
     QTranslator m_translator;
     QTranslator m_qtTranslator;
     QHash<quint64, Track> m_tracks;
+    QSet<quint64> m_bulkJobs;
     QElapsedTimer m_clock;
     bool m_quiet = false;
 };

@@ -1,5 +1,7 @@
 #include "main_window.h"
 
+#include "ui/bulk/bulk_job_bar.h"
+#include "ui/bulk/csv_import_dialog.h"
 #include "ui/charts/charts_panel.h"
 #include "ui/editor/editor_view.h"
 #include "ui/history/history_model.h"
@@ -15,6 +17,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QShowEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
@@ -26,6 +29,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace couplet {
@@ -62,7 +66,7 @@ MainWindow::MainWindow(HistoryModel* history, QWidget* parent)
     : QMainWindow(parent), m_actions(std::make_unique<Actions>()), m_prompt(new PromptPanel),
       m_preview(new CoupletPreview), m_editor(new EditorView), m_queueModel(new QueueModel(this)),
       m_queueView(new QueueView(m_queueModel)), m_charts(new ChartsPanel), m_tuning(new TuningPanel),
-      m_history(new HistoryPanel(history)), m_tabs(new QTabWidget), m_vertical(new QSplitter(Qt::Vertical)),
+      m_history(new HistoryPanel(history)), m_bulkBar(new BulkJobBar), m_tabs(new QTabWidget), m_vertical(new QSplitter(Qt::Vertical)),
       m_horizontal(new QSplitter(Qt::Horizontal)), m_banner(new QLabel), m_modelLabel(new QLabel),
       m_throughputLabel(new QLabel)
 {
@@ -86,8 +90,6 @@ MainWindow::MainWindow(HistoryModel* history, QWidget* parent)
     setModelStatus(false, tr("loading…"));
     retranslateUi();
     resize(1400, 900);
-    m_vertical->setSizes({580, 300});
-    m_horizontal->setSizes({300, 620, 480});
 }
 
 MainWindow::~MainWindow() = default;
@@ -103,14 +105,23 @@ void MainWindow::buildCentral()
     m_horizontal->addWidget(m_editor);
     m_horizontal->setStretchFactor(1, 3);
     m_horizontal->setStretchFactor(2, 2);
-    for (QWidget* tab : {static_cast<QWidget*>(m_queueView), static_cast<QWidget*>(m_charts),
-                         static_cast<QWidget*>(m_tuning), static_cast<QWidget*>(m_history)})
+    auto* queueTab = new QWidget;
+    auto* queueLayout = new QVBoxLayout(queueTab);
+    queueLayout->setContentsMargins(0, 0, 0, 0);
+    queueLayout->addWidget(m_bulkBar);
+    queueLayout->addWidget(m_queueView, 1);
+    // The tuning knobs sit next to the charts that show their effect.
+    auto* chartsAndTuning = new QSplitter(Qt::Horizontal);
+    chartsAndTuning->addWidget(m_charts);
+    chartsAndTuning->addWidget(m_tuning);
+    chartsAndTuning->setStretchFactor(0, 3);
+    chartsAndTuning->setStretchFactor(1, 2);
+    for (QWidget* tab : {queueTab, static_cast<QWidget*>(chartsAndTuning), static_cast<QWidget*>(m_history)})
         m_tabs->addTab(tab, QString());
     m_vertical->addWidget(m_horizontal);
     m_vertical->addWidget(m_tabs);
     m_vertical->setStretchFactor(0, 3);
     m_vertical->setStretchFactor(1, 2);
-
 
     m_banner->setWordWrap(true);
     m_banner->setStyleSheet(QStringLiteral(
@@ -136,7 +147,8 @@ void MainWindow::buildMenus()
     a.quit->setShortcut(QKeySequence::Quit);
 
     a.generate = menuBar()->addMenu(QString());
-    a.bulk = a.generate->addAction(QString(), this, &MainWindow::askBulk);
+    a.bulk = a.generate->addAction(QString(), this, &MainWindow::askBulkCsv);
+    a.bulk->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
     a.cancelAll = a.generate->addAction(QString(), this, &MainWindow::cancelAllRequested);
 
     a.view = menuBar()->addMenu(QString());
@@ -187,7 +199,7 @@ void MainWindow::retranslateUi()
     a.openModel->setText(tr("&Open model folder…"));
     a.quit->setText(tr("&Quit"));
     a.generate->setTitle(tr("&Generate"));
-    a.bulk->setText(tr("&Bulk generate (one prompt per line)…"));
+    a.bulk->setText(tr("&Bulk generate from CSV…"));
     a.cancelAll->setText(tr("&Cancel all requests"));
     a.view->setTitle(tr("&View"));
     a.goldInk->setText(tr("Gold ink"));
@@ -200,10 +212,9 @@ void MainWindow::retranslateUi()
     a.chinese->setText(QStringLiteral("简体中文"));
     a.help->setTitle(tr("&Help"));
     a.about->setText(tr("&About Couplet Studio"));
-    m_tabs->setTabText(0, tr("Queue"));
-    m_tabs->setTabText(1, tr("Charts"));
-    m_tabs->setTabText(2, tr("Tuning"));
-    m_tabs->setTabText(3, tr("History"));
+    m_tabs->setTabText(QueueTab, tr("Queue"));
+    m_tabs->setTabText(ChartsTab, tr("Charts and tuning"));
+    m_tabs->setTabText(HistoryTab, tr("History"));
     setModelStatus(m_modelLoaded, m_modelText);
 }
 
@@ -259,27 +270,17 @@ void MainWindow::exportCouplet()
         statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
 }
 
-void MainWindow::askBulk()
+void MainWindow::askBulkCsv()
 {
-    bool ok = false;
-    const QString text = QInputDialog::getMultiLineText(
-        this, tr("Bulk generate"), tr("Keywords, one prompt per line (current settings apply):"),
-        QString(), &ok);
-    if (!ok)
+    const QString input = QFileDialog::getOpenFileName(this, tr("Prompts CSV"), QString(),
+                                                       tr("CSV files (*.csv *.txt);;All files (*)"));
+    if (input.isEmpty())
         return;
-    QList<GenerationSpec> specs;
-    const GenerationSpec base = m_prompt->spec();
-    for (const QString& line : text.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
-        GenerationSpec spec = base;
-        spec.mode = PromptMode::Keywords;
-        spec.keywords = line.trimmed().toStdString();
-        spec.candidates = 1;
-        specs << spec;
-    }
-    if (!specs.isEmpty()) {
-        Q_EMIT bulkRequested(specs);
-        showTab(0);
-    }
+    CsvImportDialog dialog(input, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    Q_EMIT bulkImportRequested(dialog.import());
+    showTab(QueueTab);
 }
 
 void MainWindow::askModelFolder()
@@ -315,8 +316,8 @@ void MainWindow::restoreSettings(const QSettings& settings)
 {
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
-    m_vertical->restoreState(settings.value(QStringLiteral("window/vertical")).toByteArray());
-    m_horizontal->restoreState(settings.value(QStringLiteral("window/horizontal")).toByteArray());
+    m_splittersRestored = m_vertical->restoreState(settings.value(QStringLiteral("window/vertical")).toByteArray())
+                          && m_horizontal->restoreState(settings.value(QStringLiteral("window/horizontal")).toByteArray());
     m_tabs->setCurrentIndex(settings.value(QStringLiteral("window/tab"), 0).toInt());
     m_actions->blackInk->setChecked(settings.value(QStringLiteral("view/blackInk"), false).toBool());
     m_actions->rightToLeft->setChecked(settings.value(QStringLiteral("view/rightToLeft"), true).toBool());
@@ -334,6 +335,28 @@ void MainWindow::changeEvent(QEvent* event)
     if (event->type() == QEvent::LanguageChange)
         retranslateUi();
     QMainWindow::changeEvent(event);
+}
+
+// Sizes given before the first show are rescaled by the splitters' stretch
+// factors when the window gets its real size, which left the preview narrow:
+// the first layout is set once the window is laid out at its real size.
+void MainWindow::showEvent(QShowEvent* event)
+{
+    QMainWindow::showEvent(event);
+    if (m_splittersRestored)
+        return;
+    m_splittersRestored = true;
+    QTimer::singleShot(0, this, &MainWindow::applyInitialSizes);
+}
+
+void MainWindow::applyInitialSizes()
+{
+    const int width = m_horizontal->width();
+    const int prompt = 300;
+    const int preview = (width - prompt) * 5 / 9;
+    m_horizontal->setSizes({prompt, preview, width - prompt - preview});
+    const int height = m_vertical->height();
+    m_vertical->setSizes({height * 60 / 100, height - height * 60 / 100});
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

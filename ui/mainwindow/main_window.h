@@ -1,6 +1,7 @@
 #pragma once
 
 #include "core/generation_spec.h"
+#include "ui/bulk/bulk_import.h"
 #include "ui/preview/couplet_style.h"
 
 #include <QMainWindow>
@@ -15,6 +16,7 @@ class QTabWidget;
 
 namespace couplet {
 
+class BulkJobBar;
 class ChartsPanel;
 class CoupletPreview;
 class EditorView;
@@ -31,6 +33,8 @@ class TuningPanel;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
+    enum Tab { QueueTab, ChartsTab, HistoryTab };
+
     explicit MainWindow(HistoryModel* history, QWidget* parent = nullptr);
     ~MainWindow() override;
 
@@ -42,6 +46,7 @@ public:
     ChartsPanel* charts() const { return m_charts; }
     TuningPanel* tuning() const { return m_tuning; }
     HistoryPanel* history() const { return m_history; }
+    BulkJobBar* bulkBar() const { return m_bulkBar; }
 
     // Shows whether a model is loaded; `text` is its summary or why it is not.
     void setModelStatus(bool loaded, const QString& text);
@@ -51,7 +56,7 @@ public:
     void restoreSettings(const QSettings& settings);
 
 Q_SIGNALS:
-    void bulkRequested(const QList<couplet::GenerationSpec>& specs);
+    void bulkImportRequested(const couplet::BulkImport& import);
     void cancelAllRequested();
     // "" = follow the system locale, else e.g. "zh_CN" or "en".
     void languageRequested(const QString& locale);
@@ -59,6 +64,7 @@ Q_SIGNALS:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
 
 private:
@@ -66,9 +72,10 @@ private:
     void buildMenus();
     void retranslateUi();
     void exportCouplet();
-    void askBulk();
+    void askBulkCsv();
     void askModelFolder();
     void updateStyle();
+    void applyInitialSizes();
     void about();
 
     struct Actions;
@@ -81,6 +88,7 @@ private:
     ChartsPanel* m_charts;
     TuningPanel* m_tuning;
     HistoryPanel* m_history;
+    BulkJobBar* m_bulkBar;
     QTabWidget* m_tabs;
     QSplitter* m_vertical;
     QSplitter* m_horizontal;
@@ -88,6 +96,7 @@ private:
     QLabel* m_modelLabel;
     QLabel* m_throughputLabel;
     bool m_modelLoaded = false;
+    bool m_splittersRestored = false;
     QString m_modelText;
     QString m_language;
 };

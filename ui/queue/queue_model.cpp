@@ -138,6 +138,15 @@ void QueueModel::setProgress(quint64 id, double fraction)
     touch(id);
 }
 
+void QueueModel::setPrompt(quint64 id, const QString& prompt)
+{
+    QueueEntry* e = mutableEntry(id);
+    if (!e || e->prompt == prompt)
+        return;
+    e->prompt = prompt;
+    touch(id);
+}
+
 void QueueModel::finish(quint64 id, QueueState state, double latencyMs, double tokensPerSecond,
                         const QString& error)
 {

@@ -34,6 +34,7 @@ public:
     void addRequests(const QList<QueueEntry>& entries);
     void setRunning(quint64 id);
     void setProgress(quint64 id, double fraction);
+    void setPrompt(quint64 id, const QString& prompt);
     void finish(quint64 id, QueueState state, double latencyMs, double tokensPerSecond,
                 const QString& error = {});
     // Removes finished, failed and cancelled rows.

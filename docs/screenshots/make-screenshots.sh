@@ -1,0 +1,48 @@
+#!/bin/sh
+# Retakes the README screenshots under Xvfb with the given model:
+#   docs/screenshots/make-screenshots.sh [MODEL_DIR] [BUILD_DIR]
+# Run from the repository root. Settings, history and the bulk journal go to
+# a throw-away folder, so the user's own are untouched.
+set -eu
+
+MODEL=${1:-resources/models/default}
+BUILD=${2:-build-gui}
+APP="$BUILD/app/studio/couplet-studio"
+OUT=docs/screenshots
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+export XDG_CONFIG_HOME="$WORK/config" XDG_DATA_HOME="$WORK/data" LANG=zh_CN.UTF-8
+
+# A campaign of keyword prompts, as a designer would prepare it.
+{
+    echo "id,关键词,字数"
+    i=1
+    for round in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+        for k in 五福 龙年 生意 平安 春风 团圆 吉祥 丰收 家和 新春 如意 富贵 书香 山河 梅花 长寿; do
+            echo "$i,$k,$((5 + 2 * (i % 2)))"
+            i=$((i + 1))
+        done
+    done
+} > "$WORK/campaign.csv"
+
+studio() {
+    xvfb-run -a -s "-screen 0 1600x1000x24" "$APP" --model "$MODEL" --device cpu "$@"
+}
+
+# (a) The main window while a bulk CSV job streams, with one interactive prompt.
+studio --bulk-csv "$WORK/campaign.csv" --prompt 春回大地 --screenshot-delay 20000 \
+       --screenshot "$OUT/main-window-bulk.png"
+# (b) Charts and the tuning panel after about 40 s of load.
+studio --bulk-csv "$WORK/campaign.csv" --tab charts --screenshot-delay 40000 \
+       --screenshot "$OUT/charts-and-tuning.png"
+# (c) A generated couplet exported as PNG from the preview.
+studio --prompt 五福临门 --screenshot-delay 10000 --screenshot "$WORK/window.png" \
+       --export-preview "$OUT/preview-export.png"
+
+# Keep each under 400 KB for the README.
+for f in "$OUT/main-window-bulk.png" "$OUT/charts-and-tuning.png" "$OUT/preview-export.png"; do
+    if [ "$(stat -c %s "$f")" -gt 400000 ]; then
+        convert "$f" -resize 80% -strip "$f"
+    fi
+done
+ls -l "$OUT"/*.png

@@ -1,0 +1,66 @@
+#include "bulk_runner.h"
+
+#include "core/text_encoding.h"
+
+#include <QFileInfo>
+
+namespace couplet {
+namespace {
+
+BulkJobOptions jobOptions(const BulkRequest& r)
+{
+    BulkJobOptions o;
+    o.input = r.input.toStdString();
+    o.output = r.output.toStdString();
+    if (!r.encoding.isEmpty())
+        o.encoding = parseEncodingName(r.encoding.toStdString());
+    o.mappingOverrides = r.mapping.toStdString();
+    o.outputOptions.format = r.jsonLines ? OutputFormat::JsonLines : OutputFormat::Csv;
+    o.outputOptions.bom = r.bom;
+    o.outputOptions.language = r.englishHeader ? HeaderLanguage::English : HeaderLanguage::Chinese;
+    o.defaults = r.defaults;
+    o.resume = r.resume;
+    o.maxInFlight = r.maxInFlight;
+    return o;
+}
+
+std::string modelName(const BulkRequest& r)
+{
+    return QFileInfo(r.modelDir).fileName().toStdString();
+}
+
+} // namespace
+
+BulkRunner::BulkRunner(quint64 jobId, const BulkRequest& request, Scheduler& scheduler,
+                       const EngineBackend& backend, BulkRowGenerator::Observer observer)
+    : m_jobId(jobId), m_request(request), m_journal(request.journal.toStdString()),
+      m_generator(scheduler, backend, jobId, modelName(request), std::move(observer))
+{
+    m_job = std::make_unique<BulkJob>(jobOptions(request), m_journal, m_generator);
+    m_job->start();
+}
+
+// The job goes first: it drops its rows from the generator while the
+// generator still exists.
+BulkRunner::~BulkRunner() { m_job.reset(); }
+
+bool BulkRunner::step() { return m_job->step(); }
+
+bool BulkRunner::wantsStep() const
+{
+    const BulkProgress p = m_job->progress();
+    return p.state == BulkState::Running || (p.state == BulkState::Paused && p.inFlight > 0);
+}
+
+BulkStatus BulkRunner::status() const
+{
+    BulkStatus s;
+    s.jobId = m_jobId;
+    s.input = m_request.input;
+    s.output = m_request.output;
+    s.progress = m_job->progress();
+    s.resumed = m_job->resumed();
+    return s;
+}
+
+} // namespace couplet

@@ -1,0 +1,44 @@
+#pragma once
+
+#include "bulk_row_generator.h"
+#include "engine_types.h"
+
+#include "core/bulk_job.h"
+#include "core/bulk_journal.h"
+
+#include <memory>
+
+namespace couplet {
+
+// One bulk CSV job on the engine thread: the journal, the row generator over
+// the engine's scheduler and the BulkJob (the same code as `couplet batch`).
+// The engine worker calls step() between scheduler steps.
+class BulkRunner {
+public:
+    // Opens the journal and starts the job (counts the input, repairs the
+    // output when resuming). Throws on what makes the job impossible.
+    BulkRunner(quint64 jobId, const BulkRequest& request, Scheduler& scheduler, const EngineBackend& backend,
+               BulkRowGenerator::Observer observer);
+    ~BulkRunner();
+
+    // Submits rows and writes the finished ones; false once the job is over.
+    // Throws when the job failed (e.g. the output cannot be written).
+    bool step();
+    // Whether step() has anything to do: running, or paused with rows in flight.
+    bool wantsStep() const;
+    void pause() { m_job->pause(); }
+    void resume() { m_job->resume(); }
+    void cancel() { m_job->cancel(); }
+
+    quint64 jobId() const { return m_jobId; }
+    BulkStatus status() const;
+
+private:
+    quint64 m_jobId;
+    BulkRequest m_request;
+    BulkJournal m_journal;
+    BulkRowGenerator m_generator;
+    std::unique_ptr<BulkJob> m_job;
+};
+
+} // namespace couplet

@@ -1,0 +1,247 @@
+#include "csv_import_dialog.h"
+
+#include "core/csv_reader.h"
+#include "core/text_encoding.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace couplet {
+namespace {
+
+constexpr ColumnRole kRoles[] = {ColumnRole::Id, ColumnRole::Keywords, ColumnRole::Upper, ColumnRole::Acrostic,
+                                 ColumnRole::Length, ColumnRole::Hengpi};
+
+QString roleLabel(ColumnRole role)
+{
+    switch (role) {
+    case ColumnRole::Passthrough: return CsvImportDialog::tr("— (copied to the output)");
+    case ColumnRole::Id: return CsvImportDialog::tr("id");
+    case ColumnRole::Keywords: return CsvImportDialog::tr("关键词 keywords");
+    case ColumnRole::Upper: return CsvImportDialog::tr("上联 upper line");
+    case ColumnRole::Acrostic: return CsvImportDialog::tr("藏头 acrostic");
+    case ColumnRole::Length: return CsvImportDialog::tr("字数 length");
+    case ColumnRole::Hengpi: return CsvImportDialog::tr("横批 hengpi");
+    }
+    return {};
+}
+
+QString qs(const std::string& text) { return QString::fromStdString(text); }
+
+} // namespace
+
+QList<std::pair<QString, QString>> CsvImportDialog::encodingChoices()
+{
+    return {{QStringLiteral("UTF-8"), QStringLiteral("utf-8")},
+            {QStringLiteral("UTF-8 BOM"), QStringLiteral("utf-8")},
+            {QStringLiteral("UTF-16 LE"), QStringLiteral("utf-16le")},
+            {QStringLiteral("UTF-16 BE"), QStringLiteral("utf-16be")},
+            {QStringLiteral("GB18030 / GBK"), QStringLiteral("gb18030")}};
+}
+
+CsvImportDialog::CsvImportDialog(const QString& input, QWidget* parent)
+    : QDialog(parent), m_input(input), m_encoding(new QComboBox), m_detected(new QLabel),
+      m_mappingTable(new QTableWidget), m_preview(new QTableWidget), m_output(new QLineEdit),
+      m_format(new QComboBox), m_headerLanguage(new QComboBox), m_resume(new QCheckBox), m_message(new QLabel),
+      m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel))
+{
+    buildUi();
+    detectEncoding();
+    const QFileInfo info(input);
+    m_output->setText(info.absolutePath() + QLatin1Char('/') + info.completeBaseName()
+                      + QStringLiteral("-couplets.csv"));
+    connect(m_encoding, &QComboBox::currentIndexChanged, this, &CsvImportDialog::reload);
+    reload();
+}
+
+void CsvImportDialog::buildUi()
+{
+    setWindowTitle(tr("Import prompts from CSV"));
+    for (const auto& [label, name] : encodingChoices())
+        m_encoding->addItem(label, name);
+    m_format->addItems({tr("CSV, UTF-8 with BOM (for Excel)"), tr("CSV, UTF-8"), tr("JSON Lines")});
+    m_headerLanguage->addItems({tr("Chinese column names (上联 下联 横批)"), tr("English column names")});
+    m_resume->setText(tr("Resume the interrupted job for this file and output"));
+    m_mappingTable->setColumnCount(2);
+    m_mappingTable->setHorizontalHeaderLabels({tr("Column"), tr("Meaning")});
+    m_mappingTable->horizontalHeader()->setStretchLastSection(true);
+    m_mappingTable->verticalHeader()->hide();
+    m_preview->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_message->setWordWrap(true);
+    m_message->setStyleSheet(QStringLiteral("color: #a00000;"));
+
+    auto* browse = new QPushButton(tr("Browse…"));
+    connect(browse, &QPushButton::clicked, this, &CsvImportDialog::chooseOutput);
+    connect(m_format, &QComboBox::currentIndexChanged, this, [this](int index) {
+        const QFileInfo info(m_output->text());
+        const QString suffix = index == 2 ? QStringLiteral(".jsonl") : QStringLiteral(".csv");
+        m_output->setText(info.absolutePath() + QLatin1Char('/') + info.completeBaseName() + suffix);
+    });
+    auto* outputRow = new QHBoxLayout;
+    outputRow->addWidget(m_output, 1);
+    outputRow->addWidget(browse);
+    auto* encodingRow = new QHBoxLayout;
+    encodingRow->addWidget(m_encoding);
+    encodingRow->addWidget(m_detected, 1);
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Input:"), new QLabel(QFileInfo(m_input).fileName()));
+    form->addRow(tr("Encoding:"), encodingRow);
+    form->addRow(tr("Output:"), outputRow);
+    form->addRow(tr("Format:"), m_format);
+    form->addRow(tr("Header:"), m_headerLanguage);
+    form->addRow(QString(), m_resume);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(new QLabel(tr("Columns (mapped from the header; change any):")));
+    layout->addWidget(m_mappingTable, 1);
+    layout->addWidget(new QLabel(tr("First rows:")));
+    layout->addWidget(m_preview, 2);
+    layout->addWidget(m_message);
+    layout->addWidget(m_buttons);
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    resize(820, 640);
+}
+
+void CsvImportDialog::detectEncoding()
+{
+    QFile file(m_input);
+    if (!file.open(QIODevice::ReadOnly))
+        return;
+    const QByteArray head = file.read(qint64(kDetectionWindow));
+    const DetectedEncoding d = couplet::detectEncoding(std::string_view(head.constData(), head.size()), file.atEnd());
+    int index = 0;
+    switch (d.encoding) {
+    case TextEncoding::Utf8: index = d.bomLength > 0 ? 1 : 0; break;
+    case TextEncoding::Utf16Le: index = 2; break;
+    case TextEncoding::Utf16Be: index = 3; break;
+    case TextEncoding::Gb18030: index = 4; break;
+    }
+    m_encoding->setCurrentIndex(index);
+    m_detected->setText(tr("(detected: %1)").arg(m_encoding->itemText(index)));
+}
+
+// Reads the header and the first rows with the chosen encoding; a file that
+// does not decode or parse says where.
+void CsvImportDialog::reload()
+{
+    m_problem.clear();
+    m_header.clear();
+    std::vector<std::vector<std::string>> rows;
+    try {
+        CsvReaderOptions options;
+        options.encoding = parseEncodingName(m_encoding->currentData().toString().toStdString());
+        CsvReader reader(m_input.toStdString(), options);
+        m_header = reader.header();
+        CsvRecord record;
+        while (int(rows.size()) < kPreviewRows && reader.next(record))
+            rows.push_back(std::move(record.fields));
+    } catch (const CsvError& e) {
+        m_problem = tr("Line %1, column %2: %3").arg(e.line()).arg(e.column()).arg(qs(e.reason()));
+    } catch (const std::exception& e) {
+        m_problem = qs(e.what());
+    }
+    m_mapping = ColumnMapping::fromHeader(m_header);
+    fillMapping();
+    fillPreview(rows);
+    updateState();
+}
+
+void CsvImportDialog::fillMapping()
+{
+    m_mappingTable->setRowCount(int(m_header.size()));
+    for (int c = 0; c < int(m_header.size()); ++c) {
+        auto* name = new QTableWidgetItem(qs(m_header[std::size_t(c)]));
+        name->setFlags(Qt::ItemIsEnabled);
+        m_mappingTable->setItem(c, 0, name);
+        auto* box = new QComboBox;
+        box->addItem(roleLabel(ColumnRole::Passthrough));
+        for (ColumnRole role : kRoles)
+            box->addItem(roleLabel(role));
+        box->setCurrentIndex(int(m_mapping.roleOf(c)));
+        connect(box, &QComboBox::activated, this, [this, c](int index) { roleChosen(c, index); });
+        m_mappingTable->setCellWidget(c, 1, box);
+    }
+    m_mappingTable->resizeColumnToContents(0);
+}
+
+void CsvImportDialog::fillPreview(const std::vector<std::vector<std::string>>& rows)
+{
+    m_preview->clear();
+    m_preview->setColumnCount(int(m_header.size()));
+    m_preview->setRowCount(int(rows.size()));
+    QStringList labels;
+    for (const std::string& name : m_header)
+        labels << qs(name);
+    m_preview->setHorizontalHeaderLabels(labels);
+    for (int r = 0; r < int(rows.size()); ++r)
+        for (int c = 0; c < int(rows[std::size_t(r)].size()) && c < int(m_header.size()); ++c)
+            m_preview->setItem(r, c, new QTableWidgetItem(qs(rows[std::size_t(r)][std::size_t(c)])));
+    m_preview->resizeColumnsToContents();
+}
+
+void CsvImportDialog::roleChosen(int column, int roleIndex)
+{
+    if (roleIndex == 0) {
+        if (m_mapping.roleOf(column) != ColumnRole::Passthrough)
+            m_mapping.assign(m_mapping.roleOf(column), kNoColumn);
+    } else {
+        m_mapping.assign(ColumnRole(roleIndex), column);
+    }
+    // A role moved away from another column: show every column's role again.
+    for (int c = 0; c < m_mappingTable->rowCount(); ++c)
+        if (auto* box = qobject_cast<QComboBox*>(m_mappingTable->cellWidget(c, 1)))
+            box->setCurrentIndex(int(m_mapping.roleOf(c)));
+    updateState();
+}
+
+void CsvImportDialog::chooseOutput()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Results file"), m_output->text(),
+                                                      tr("CSV (*.csv);;JSON Lines (*.jsonl)"));
+    if (!path.isEmpty())
+        m_output->setText(path);
+}
+
+void CsvImportDialog::updateState()
+{
+    QString message = m_problem;
+    if (message.isEmpty() && !m_mapping.hasPromptColumn())
+        message = tr("No column holds the prompt: choose the keywords, 上联 or 藏头 column.");
+    m_message->setText(message);
+    m_message->setVisible(!message.isEmpty());
+    m_buttons->button(QDialogButtonBox::Ok)->setEnabled(message.isEmpty());
+}
+
+BulkImport CsvImportDialog::import() const
+{
+    BulkImport b;
+    b.input = m_input;
+    b.output = m_output->text();
+    b.encoding = m_encoding->currentData().toString();
+    QStringList roles;
+    for (ColumnRole role : kRoles)
+        roles << QStringLiteral("%1=%2").arg(qs(std::string(ColumnMapping::roleName(role)))).arg(m_mapping.column(role));
+    b.mapping = roles.join(QLatin1Char(';'));
+    b.jsonLines = m_format->currentIndex() == 2;
+    b.bom = m_format->currentIndex() == 0;
+    b.englishHeader = m_headerLanguage->currentIndex() == 1;
+    b.resume = m_resume->isChecked();
+    return b;
+}
+
+} // namespace couplet
