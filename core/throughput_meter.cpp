@@ -60,7 +60,11 @@ void ThroughputMeter::prune(Clock::time_point now)
 double ThroughputMeter::spanSeconds(Clock::time_point now) const
 {
     if (!m_first) return 0;
-    const auto span = std::min<Clock::duration>(m_window, now - *m_first);
+    // At least a second (or the window): a snapshot taken just after the
+    // first step would otherwise divide its tokens by microseconds and show a
+    // spike of millions of tokens/s that flattens the charts.
+    const Clock::duration floor = std::min<Clock::duration>(m_window, std::chrono::seconds(1));
+    const auto span = std::min<Clock::duration>(m_window, std::max<Clock::duration>(floor, now - *m_first));
     return std::chrono::duration<double>(span).count();
 }
 

@@ -11,7 +11,7 @@ APP="$BUILD/app/studio/couplet-studio"
 OUT=docs/screenshots
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-export XDG_CONFIG_HOME="$WORK/config" XDG_DATA_HOME="$WORK/data" LANG=zh_CN.UTF-8
+export XDG_CONFIG_HOME="$WORK/config" XDG_DATA_HOME="$WORK/data" LANG=C.UTF-8
 
 # A campaign of keyword prompts, as a designer would prepare it.
 {

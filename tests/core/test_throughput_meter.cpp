@@ -56,6 +56,14 @@ COUPLET_TEST(ratesOverTheRecordedSpan)
     CHECK_EQ(s.requests, 5);
 }
 
+COUPLET_TEST(theFirstInstantCountsAsASecond)
+{
+    ThroughputMeter meter(10s);
+    meter.recordStep(kStart, stepWith(0, 300, 32, 0), 32);
+    const auto s = meter.snapshot(kStart + 1ms);
+    CHECK_NEAR(s.tokensPerSecond, 300.0, 1e-9);
+}
+
 COUPLET_TEST(percentilesUseNearestRank)
 {
     ThroughputMeter meter(10s);
