@@ -1,0 +1,141 @@
+#include "check.h"
+#include "tiny_model.h"
+
+#include "core/scheduler_row_generator.h"
+#include "core/utf8.h"
+
+#include <map>
+#include <optional>
+
+using namespace couplet;
+
+namespace {
+
+struct Rig {
+    std::filesystem::path dir = couplet::testing::freshTempDir("row-generator");
+    std::shared_ptr<const CoupletModel> model;
+    std::unique_ptr<Decoder> decoder;
+    std::unique_ptr<Scheduler> scheduler;
+    std::unique_ptr<SchedulerRowGenerator> generator;
+
+    ~Rig()
+    {
+        generator.reset();
+        std::error_code ec;
+        std::filesystem::remove_all(dir, ec);
+    }
+
+    Rig()
+    {
+        couplet::testing::writeTinyModel(dir / "model");
+        DeviceOptions options;
+        options.device = "cpu";
+        options.threads = 1;
+        model = CoupletModel::load(dir / "model", options);
+        decoder = model->makeDecoder();
+        SchedulerSettings settings;
+        settings.maxBatch = 4;
+        settings.maxWaitMs = 0;
+        scheduler = std::make_unique<Scheduler>(*decoder, settings);
+        generator = std::make_unique<SchedulerRowGenerator>(*scheduler, *model, "tiny", 7);
+    }
+};
+
+PromptRow keywordsRow(std::uint64_t number, const std::string& keywords, int length, int candidates = 1)
+{
+    PromptRow row;
+    row.recordNumber = number;
+    row.spec.keywords = keywords;
+    row.spec.length = length;
+    row.spec.candidates = candidates;
+    row.spec.sampling.seed = 100 + number;
+    return row;
+}
+
+// Polls until every submitted row reported; guards against a hang.
+void pollUntil(SchedulerRowGenerator& generator, const std::function<bool()>& done)
+{
+    for (int i = 0; i < 100000 && !done(); ++i) generator.poll();
+    CHECK(done());
+}
+
+void checkWellFormed(const RowResult& r, std::size_t length)
+{
+    CHECK_EQ(r.error, std::string());
+    CHECK(r.status == RowStatus::Ok);
+    CHECK_EQ(utf8::length(r.couplet.upper), length);
+    CHECK_EQ(utf8::length(r.couplet.lower), length);
+    CHECK_EQ(utf8::length(r.couplet.hengpi), std::size_t{4});
+    CHECK_EQ(r.model, std::string("tiny"));
+    CHECK(r.latencyMs >= 0);
+}
+
+} // namespace
+
+COUPLET_TEST(rowsBecomeWellFormedCouplets)
+{
+    Rig rig;
+    std::map<std::uint64_t, RowResult> results;
+    const auto collect = [&](std::uint64_t n) { return [&, n](RowResult r) { results[n] = std::move(r); }; };
+    rig.generator->submit(keywordsRow(1, "春风", 7), collect(1));
+    rig.generator->submit(keywordsRow(2, "福", 5, 3), collect(2));
+    PromptRow upper;
+    upper.recordNumber = 3;
+    upper.spec.mode = PromptMode::Upper;
+    upper.spec.upper = "春满人家百花开";
+    rig.generator->submit(upper, collect(3));
+    pollUntil(*rig.generator, [&] { return results.size() == 3; });
+    checkWellFormed(results[1], 7);
+    checkWellFormed(results[2], 5);
+    checkWellFormed(results[3], 7);
+    CHECK_EQ(results[3].couplet.upper, std::string("春满人家百花开"));
+    CHECK_EQ(rig.generator->rowsInFlight(), std::size_t{0});
+}
+
+COUPLET_TEST(theBestOfSeveralCandidatesIsKept)
+{
+    Rig rig;
+    std::optional<RowResult> best;
+    rig.generator->submit(keywordsRow(1, "吉祥", 7, 4), [&](RowResult r) { best = std::move(r); });
+    pollUntil(*rig.generator, [&] { return best.has_value(); });
+    // The same seeds one by one: the kept couplet scores at least as well as each.
+    for (int i = 0; i < 4; ++i) {
+        std::optional<RowResult> single;
+        PromptRow row = keywordsRow(1, "吉祥", 7);
+        row.spec.sampling.seed = 101 + static_cast<std::uint64_t>(i);
+        rig.generator->submit(row, [&](RowResult r) { single = std::move(r); });
+        pollUntil(*rig.generator, [&] { return single.has_value(); });
+        CHECK(best->couplet.score >= single->couplet.score - 1e-4);
+    }
+}
+
+COUPLET_TEST(unusableRowsFailAloneWithTheModelsReason)
+{
+    Rig rig;
+    std::map<std::uint64_t, RowResult> results;
+    const auto collect = [&](std::uint64_t n) { return [&, n](RowResult r) { results[n] = std::move(r); }; };
+    rig.generator->submit(keywordsRow(1, "龘", 7), collect(1));     // Han, not in the vocabulary
+    rig.generator->submit(keywordsRow(2, "hello", 7), collect(2));  // not Chinese
+    rig.generator->submit(keywordsRow(3, "新年", 7), collect(3));
+    CHECK(results.empty());   // results arrive from poll(), never from submit()
+    pollUntil(*rig.generator, [&] { return results.size() == 3; });
+    CHECK(results[1].status == RowStatus::Invalid);
+    CHECK(results[1].error.find("does not know") != std::string::npos);
+    CHECK(results[2].status == RowStatus::Invalid);
+    CHECK(results[2].error.find("Chinese") != std::string::npos);
+    checkWellFormed(results[3], 7);
+    CHECK(!rig.generator->validate(keywordsRow(4, "龘", 7).spec).empty());
+}
+
+COUPLET_TEST(cancelAllDropsRowsWithoutCallbacks)
+{
+    Rig rig;
+    int calls = 0;
+    for (std::uint64_t n = 1; n <= 6; ++n) rig.generator->submit(keywordsRow(n, "春", 7), [&](RowResult) { ++calls; });
+    rig.generator->poll();
+    rig.generator->cancelAll();
+    CHECK_EQ(rig.generator->rowsInFlight(), std::size_t{0});
+    CHECK(!rig.scheduler->hasWork());
+    for (int i = 0; i < 10; ++i) rig.generator->poll();
+    CHECK_EQ(calls, 0);
+}

@@ -1,0 +1,34 @@
+#pragma once
+
+// A tiny model folder for tests that need the real model code but not the
+// trained weights: a small Transformer with random weights (or given ones),
+// a vocabulary of about a hundred common characters, a tone table and a
+// 横批 phrase list over them. Random weights write nonsense, but the couplet
+// constraints are enforced by masking, so the couplets are well-formed.
+
+#include "core/couplet_model_impl.h"
+#include "core/model_config.h"
+#include "core/transformer.h"
+#include "core/utf8.h"
+
+#include <filesystem>
+#include <string>
+
+namespace couplet::testing {
+
+// The vocabulary's Han characters, UTF-8. Any other Han character (e.g. 龘)
+// is unknown to the tiny model.
+extern const char* const kTinyCharacters;
+
+// A new empty folder under the temporary directory, named after `name`.
+std::filesystem::path freshTempDir(const std::string& name);
+
+// Small dimensions for a vocabulary of `vocabSize` tokens.
+ModelConfig tinyConfig(int vocabSize);
+
+// Writes config.json, vocab.txt, model.safetensors, tones.tsv and
+// hengpi.txt into `dir` (created if needed) and returns `dir`. The weights
+// are random from `seed`, or those of `lm` (whose config is written then).
+std::filesystem::path writeTinyModel(const std::filesystem::path& dir, int seed = 1, Lm* lm = nullptr);
+
+} // namespace couplet::testing
