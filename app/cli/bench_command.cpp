@@ -1,0 +1,144 @@
+#include "commands.h"
+#include "model_options.h"
+
+#include "bench/batching_bench.h"
+#include "bench/bench_report_writer.h"
+#include "bench/roofline.h"
+
+#include <algorithm>
+#include <iostream>
+#include <sstream>
+
+namespace couplet::cli {
+namespace {
+
+struct BenchOptions {
+    std::vector<int> batchSizes;
+    std::vector<int> compareSizes;
+    int requests = 0;          // 0 = max(4 x batch, 32) per batch size
+    int firstTokenBatch = 32;
+    int firstTokenSamples = 10;
+    int squareSide = 1024;
+    double matmulSeconds = 0.3;
+    bool quick = false;
+    std::string parts = "sweep,compare,ttft,roofline";
+    std::string jsonPath;
+    std::string csvPath;
+
+    bool wants(const std::string& part) const { return ("," + parts + ",").find("," + part + ",") != std::string::npos; }
+};
+
+void printHelp()
+{
+    std::cout << "couplet bench [--batch-sizes 1,2,4,...,256] [--requests N] [--json FILE] [--csv FILE] [--quick]\n"
+                 "Runs fixed couplet workloads through the scheduler and the model and prints throughput per\n"
+                 "batch size, static vs continuous batching, interactive time to first token under load and\n"
+                 "the machine's matrix-product roofline.\n"
+                 "options:\n"
+                 "  --batch-sizes LIST    batch sizes to sweep (default 1,2,4,8,16,32,64,128,256)\n"
+                 "  --requests N          couplets per batch size (default max(4 x batch, 32))\n"
+                 "  --compare-sizes LIST  batch sizes for static vs continuous (default 32,64)\n"
+                 "  --ttft-batch N        slots for the time-to-first-token test (default 32)\n"
+                 "  --samples N           interactive requests timed, idle and loaded (default 10)\n"
+                 "  --json FILE           every result as one JSON document\n"
+                 "  --csv FILE            the batch-size table as CSV\n"
+                 "  --only LIST           run only these parts: sweep, compare, ttft, roofline (e.g. for a profiler)\n"
+                 "  --quick               a small smoke run (batch sizes 1,4, few requests)\n"
+              << modelOptionsHelp();
+}
+
+std::vector<int> parseSizes(const std::string& text, const std::string& option)
+{
+    std::vector<int> sizes;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        try {
+            std::size_t used = 0;
+            const int n = std::stoi(item, &used);
+            if (used != item.size() || n < 1) throw std::invalid_argument(item);
+            sizes.push_back(n);
+        } catch (const std::exception&) {
+            throw UsageError("--" + option + ": '" + item + "' is not a positive whole number");
+        }
+    }
+    if (sizes.empty()) throw UsageError("--" + option + " needs at least one size");
+    return sizes;
+}
+
+BenchOptions optionsFrom(Args& args)
+{
+    BenchOptions o;
+    o.quick = args.flag("quick");
+    o.batchSizes = parseSizes(args.value("batch-sizes", o.quick ? "1,4" : "1,2,4,8,16,32,64,128,256"), "batch-sizes");
+    o.compareSizes = parseSizes(args.value("compare-sizes", o.quick ? "4" : "32,64"), "compare-sizes");
+    o.requests = args.integer("requests", 0);
+    o.firstTokenBatch = args.integer("ttft-batch", o.quick ? 4 : 32);
+    o.firstTokenSamples = args.integer("samples", o.quick ? 3 : 10);
+    if (o.requests < 0 || o.firstTokenBatch < 2 || o.firstTokenSamples < 1)
+        throw UsageError("--requests must be >= 0, --ttft-batch >= 2 and --samples >= 1");
+    if (o.quick) {
+        o.squareSide = 256;
+        o.matmulSeconds = 0.05;
+    }
+    o.parts = args.value("only", o.parts);
+    o.jsonPath = args.value("json");
+    o.csvPath = args.value("csv");
+    return o;
+}
+
+int requestsFor(const BenchOptions& o, int batchSize)
+{
+    if (o.requests > 0) return std::max(o.requests, batchSize);
+    return o.quick ? std::max(2 * batchSize, 8) : std::max(4 * batchSize, 32);
+}
+
+void runSweep(bench::BatchingBench& runner, const BenchOptions& o, bench::BenchReport& report)
+{
+    for (int b : o.batchSizes) report.sweep.push_back(runner.runBatchSize(b, requestsFor(o, b)));
+    const auto one = std::find_if(report.sweep.begin(), report.sweep.end(),
+                                  [](const bench::BatchPoint& p) { return p.batchSize == 1; });
+    if (one == report.sweep.end()) return;
+    const double base = one->coupletsPerSecond;
+    for (auto& p : report.sweep) p.speedup = base > 0 ? p.coupletsPerSecond / base : 0;
+}
+
+void runRoofline(const CoupletModel& model, const BenchOptions& o, bench::BenchReport& report)
+{
+    const auto best = std::max_element(report.sweep.begin(), report.sweep.end(),
+                                       [](const auto& a, const auto& b) { return a.tokensPerSecond < b.tokensPerSecond; });
+    const int rows = best != report.sweep.end() ? best->batchSize : 64;
+    report.roofline = bench::Roofline::measure(model, rows, o.squareSide, o.matmulSeconds);
+    if (best != report.sweep.end()) bench::Roofline::rateDecoding(report.roofline, model, *best);
+}
+
+} // namespace
+
+int runBench(Args& args)
+{
+    if (args.flag("help")) {
+        printHelp();
+        return 0;
+    }
+    const BenchOptions o = optionsFrom(args);
+    auto model = loadModel(args);
+    args.finish();
+    bench::BenchReport report;
+    report.model = model->summary();
+    report.device = model->deviceName();
+    report.quick = o.quick;
+    bench::BatchingBench runner(model, [](const std::string& line) { std::cerr << line << std::endl; });
+    runner.warmUp();
+    if (o.wants("sweep")) runSweep(runner, o, report);
+    if (o.wants("compare"))
+        for (int b : o.compareSizes) report.comparisons.push_back(runner.compare(b, requestsFor(o, b)));
+    if (o.wants("ttft")) report.firstToken.push_back(runner.firstToken(o.firstTokenBatch, o.firstTokenSamples));
+    if (o.wants("roofline")) runRoofline(*model, o, report);
+    report.threads = report.roofline.threads;
+    bench::BenchReportWriter::printTables(report, std::cout);
+    if (!o.jsonPath.empty()) bench::BenchReportWriter::writeJson(report, o.jsonPath);
+    if (!o.csvPath.empty()) bench::BenchReportWriter::writeCsv(report, o.csvPath);
+    return 0;
+}
+
+} // namespace couplet::cli

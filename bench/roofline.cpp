@@ -1,0 +1,99 @@
+#include "roofline.h"
+
+#include "core/couplet_model.h"
+#include "core/couplet_model_impl.h"
+
+#include <torch/cuda.h>
+#include <torch/torch.h>
+
+#include <chrono>
+
+namespace couplet::bench {
+namespace {
+
+void synchronize(const torch::Device& device)
+{
+    if (device.is_cuda()) torch::cuda::synchronize();
+}
+
+// Times a @ b, repeated until `minSeconds` have passed (after one warm-up).
+MatmulPoint timeMatmul(const std::string& label, long long m, long long k, long long n, const torch::TensorOptions& opts,
+                       double minSeconds)
+{
+    torch::NoGradGuard guard;
+    auto a = torch::randn({m, k}, opts);
+    auto b = torch::randn({k, n}, opts);
+    auto c = torch::matmul(a, b);
+    synchronize(opts.device());
+    int reps = 0;
+    const auto start = std::chrono::steady_clock::now();
+    double seconds = 0;
+    while (reps < 3 || seconds < minSeconds) {
+        c = torch::matmul(a, b);
+        ++reps;
+        if (reps % 4 == 0 || reps < 4) synchronize(opts.device());
+        seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+    synchronize(opts.device());
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    MatmulPoint p;
+    p.label = label;
+    p.m = m;
+    p.k = k;
+    p.n = n;
+    p.milliseconds = seconds * 1000.0 / reps;
+    p.gflops = 2.0 * double(m) * double(k) * double(n) * reps / seconds / 1e9;
+    return p;
+}
+
+std::string dtypeName(torch::ScalarType t)
+{
+    return t == torch::kFloat16 ? "fp16" : t == torch::kBFloat16 ? "bf16" : t == torch::kFloat32 ? "fp32" : "other";
+}
+
+} // namespace
+
+RooflinePoint Roofline::measure(const CoupletModel& model, int decodeRows, int square, double minSeconds)
+{
+    const auto& impl = model.impl();
+    const auto& c = impl.config;
+    const auto opts = torch::TensorOptions().dtype(impl.dtype).device(impl.device);
+    RooflinePoint r;
+    r.device = model.deviceName();
+    r.dtype = dtypeName(impl.dtype);
+    r.threads = torch::get_num_threads();
+    const long long rows = decodeRows;
+    r.matmuls.push_back(timeMatmul("decode qkv", rows, c.dim, 3LL * c.dim, opts, minSeconds));
+    r.matmuls.push_back(timeMatmul("decode mlp up", rows, c.dim, c.mlpHidden, opts, minSeconds));
+    r.matmuls.push_back(timeMatmul("decode mlp down", rows, c.mlpHidden, c.dim, opts, minSeconds));
+    r.matmuls.push_back(timeMatmul("decode output", rows, c.dim, c.vocabSize, opts, minSeconds));
+    r.matmuls.push_back(timeMatmul("square", square, square, square, opts, minSeconds));
+    for (const auto& m : r.matmuls) r.peakGflops = std::max(r.peakGflops, m.gflops);
+    return r;
+}
+
+double Roofline::flopsPerToken(const ModelConfig& c, double context)
+{
+    const double d = c.dim, h = c.mlpHidden;
+    const double perLayer = d * 3 * d + 3 * d  // qkv
+        + d * d + d                            // attention output
+        + d * h + h + h * d + d                // MLP
+        + 4 * d;                               // two layer norms
+    const double nonEmbedding = c.layers * perLayer + 2 * d;
+    return 2 * nonEmbedding + 2 * d * c.vocabSize + 4.0 * c.layers * d * context;
+}
+
+void Roofline::rateDecoding(RooflinePoint& r, const CoupletModel& model, const BatchPoint& point)
+{
+    const ModelConfig& config = model.impl().config;
+    r.decodeBatchSize = point.batchSize;
+    r.flopsPerToken = flopsPerToken(config, point.meanContext);
+    r.decodeGflops = r.flopsPerToken * point.tokensPerSecond / 1e9;
+    const double tokens = point.tokensPerSecond * point.seconds;
+    const double modelSeconds = point.modelMs * point.steps / 1000.0;
+    r.decodeModelGflops = modelSeconds > 0 ? r.flopsPerToken * tokens / modelSeconds / 1e9 : 0;
+    r.fractionOfPeak = r.peakGflops > 0 ? r.decodeGflops / r.peakGflops : 0;
+    r.modelFractionOfPeak = r.peakGflops > 0 ? r.decodeModelGflops / r.peakGflops : 0;
+}
+
+} // namespace couplet::bench

@@ -1,0 +1,106 @@
+#include "bench/stats.h"
+#include "bench/timed_decoder.h"
+#include "core/tiny_model.h"
+
+#include "core/couplet_model.h"
+#include "core/generate.h"
+#include "core/scheduler.h"
+
+#include <check.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+using namespace couplet;
+
+namespace {
+
+std::shared_ptr<const CoupletModel> tinyModel()
+{
+    static const auto model = [] {
+        const auto dir = std::filesystem::temp_directory_path() / "couplet_test_bench_model";
+        test::writeTinyModel(dir, 3);
+        return CoupletModel::load(dir, DeviceOptions{"cpu", false, 1});
+    }();
+    return model;
+}
+
+// Prompts of different lengths so that sequences finish at different steps.
+std::vector<GenerationSpec> mixedSpecs()
+{
+    std::vector<GenerationSpec> specs;
+    const int lengths[] = {5, 7, 9, 3, 7, 5};
+    const char* keywords[] = {"春", "福", "龙凤", "吉祥", "山水", "花月"};
+    for (int i = 0; i < 6; ++i) {
+        GenerationSpec s;
+        s.keywords = keywords[i];
+        s.length = lengths[i];
+        s.sampling.greedy = true;
+        specs.push_back(s);
+    }
+    return specs;
+}
+
+// Runs the specs in waves of `batch` (the static way) and returns each
+// request's generated tokens by its index.
+std::map<int, std::vector<int>> runWaves(Decoder& decoder, int batch)
+{
+    const auto model = tinyModel();
+    const auto specs = mixedSpecs();
+    std::map<int, std::vector<int>> tokens;
+    SchedulerSettings settings;
+    settings.maxBatch = batch;
+    settings.maxWaitMs = 0;
+    Scheduler scheduler(decoder, settings);
+    for (std::size_t first = 0; first < specs.size(); first += static_cast<std::size_t>(batch)) {
+        for (std::size_t i = first; i < std::min(specs.size(), first + static_cast<std::size_t>(batch)); ++i) {
+            SequenceRequest r;
+            r.priority = Priority::Bulk;
+            r.policy = model->makePolicy(specs[i], 0);
+            r.onFinish = [&tokens, i](const SequenceResult& result) {
+                if (result.status != RequestStatus::Done) std::fprintf(stderr, "failed: %s\n", result.error.c_str());
+                CHECK(result.status == RequestStatus::Done);
+                tokens[static_cast<int>(i)] = result.tokens;
+            };
+            scheduler.submit(std::move(r));
+        }
+        runToCompletion(scheduler);
+    }
+    return tokens;
+}
+
+} // namespace
+
+COUPLET_TEST(percentileInterpolatesBetweenRanks)
+{
+    CHECK_NEAR(bench::percentile({}, 50), 0.0, 1e-12);
+    CHECK_NEAR(bench::percentile({7}, 95), 7.0, 1e-12);
+    CHECK_NEAR(bench::percentile({4, 1, 3, 2}, 50), 2.5, 1e-12);
+    CHECK_NEAR(bench::percentile({1, 2, 3, 4, 5}, 0), 1.0, 1e-12);
+    CHECK_NEAR(bench::percentile({1, 2, 3, 4, 5}, 100), 5.0, 1e-12);
+    CHECK_NEAR(bench::percentile({10, 20}, 95), 19.5, 1e-12);
+}
+
+COUPLET_TEST(paddedDecodingComputesFullBatchesAndKeepsTheTokens)
+{
+    const auto model = tinyModel();
+    auto plainInner = model->makeDecoder();
+    bench::TimedDecoder plain(*plainInner);
+    const auto expected = runWaves(plain, 4);
+    CHECK_EQ(expected.size(), std::size_t{6});
+
+    auto paddedInner = model->makeDecoder();
+    bench::TimedDecoder padded(*paddedInner);
+    padded.setPadding(4);
+    const auto got = runWaves(padded, 4);
+    CHECK(got == expected);
+
+    const auto& t = padded.totals();
+    CHECK(t.decodeCalls > 0);
+    CHECK_EQ(t.paddedRows, 4 * t.decodeCalls);
+    // Sequences of different lengths leave rows idle before their wave ends.
+    CHECK(t.decodedRows < t.paddedRows);
+    CHECK_EQ(t.decodedRows, plain.totals().decodedRows);
+    CHECK_EQ(plain.totals().paddedRows, plain.totals().decodedRows);
+}
