@@ -1,5 +1,53 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name>couplet::BulkJobBar</name>
+    <message>
+        <source>starting</source>
+        <translation>正在开始</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>cancelled (resumable)</source>
+        <translation>已取消（可继续）</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>%1 rows/s · ETA %2 · %3 ok, %4 invalid, %5 failed · %6 in flight</source>
+        <translation>%1 行/秒 · 预计剩余 %2 · 成功 %3，无效 %4，失败 %5 · 进行中 %6</translation>
+    </message>
+    <message>
+        <source>CSV %1: %2</source>
+        <translation>CSV %1：%2</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>继续</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <source>Cancel job</source>
+        <translation>取消任务</translation>
+    </message>
+</context>
 <context>
     <name>couplet::ChartsPanel</name>
     <message>
@@ -64,6 +112,125 @@
     <message>
         <source>Cannot write %1: check that the folder exists and is writable.</source>
         <translation>无法写入 %1：请检查文件夹是否存在且可写。</translation>
+    </message>
+</context>
+<context>
+    <name>couplet::CsvImportDialog</name>
+    <message>
+        <source>— (copied to the output)</source>
+        <translation>—（原样复制到输出）</translation>
+    </message>
+    <message>
+        <source>id</source>
+        <translation>编号</translation>
+    </message>
+    <message>
+        <source>关键词 keywords</source>
+        <translation>关键词</translation>
+    </message>
+    <message>
+        <source>上联 upper line</source>
+        <translation>上联</translation>
+    </message>
+    <message>
+        <source>藏头 acrostic</source>
+        <translation>藏头</translation>
+    </message>
+    <message>
+        <source>字数 length</source>
+        <translation>字数</translation>
+    </message>
+    <message>
+        <source>横批 hengpi</source>
+        <translation>横批</translation>
+    </message>
+    <message>
+        <source>Import prompts from CSV</source>
+        <translation>从 CSV 导入提示</translation>
+    </message>
+    <message>
+        <source>CSV, UTF-8 with BOM (for Excel)</source>
+        <translation>CSV，UTF-8 带 BOM（适用于 Excel）</translation>
+    </message>
+    <message>
+        <source>CSV, UTF-8</source>
+        <translation>CSV，UTF-8</translation>
+    </message>
+    <message>
+        <source>JSON Lines</source>
+        <translation>JSON Lines</translation>
+    </message>
+    <message>
+        <source>Chinese column names (上联 下联 横批)</source>
+        <translation>中文列名（上联 下联 横批）</translation>
+    </message>
+    <message>
+        <source>English column names</source>
+        <translation>英文列名</translation>
+    </message>
+    <message>
+        <source>Resume the interrupted job for this file and output</source>
+        <translation>继续此文件与输出的未完成任务</translation>
+    </message>
+    <message>
+        <source>Column</source>
+        <translation>列</translation>
+    </message>
+    <message>
+        <source>Meaning</source>
+        <translation>含义</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>Input:</source>
+        <translation>输入：</translation>
+    </message>
+    <message>
+        <source>Encoding:</source>
+        <translation>编码：</translation>
+    </message>
+    <message>
+        <source>Output:</source>
+        <translation>输出：</translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>格式：</translation>
+    </message>
+    <message>
+        <source>Header:</source>
+        <translation>表头：</translation>
+    </message>
+    <message>
+        <source>Columns (mapped from the header; change any):</source>
+        <translation>列（已按表头自动对应，可修改）：</translation>
+    </message>
+    <message>
+        <source>First rows:</source>
+        <translation>前几行：</translation>
+    </message>
+    <message>
+        <source>(detected: %1)</source>
+        <translation>（检测到：%1）</translation>
+    </message>
+    <message>
+        <source>Line %1, column %2: %3</source>
+        <translation>第 %1 行，第 %2 列：%3</translation>
+    </message>
+    <message>
+        <source>Results file</source>
+        <translation>结果文件</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv);;JSON Lines (*.jsonl)</source>
+        <translation>CSV (*.csv);;JSON Lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>No column holds the prompt: choose the keywords, 上联 or 藏头 column.</source>
+        <translation>没有提示列：请选择关键词、上联或藏头列。</translation>
     </message>
 </context>
 <context>
@@ -142,6 +309,10 @@
     <message>
         <source>The queue is busy: run auto-tune when it is empty.</source>
         <translation>队列正忙：请在队列清空后再自动调优。</translation>
+    </message>
+    <message>
+        <source>Another bulk job is running; cancel it first.</source>
+        <translation>另一个批量任务正在运行，请先取消。</translation>
     </message>
 </context>
 <context>
@@ -260,10 +431,6 @@
         <translation>生成(&amp;G)</translation>
     </message>
     <message>
-        <source>&amp;Bulk generate (one prompt per line)…</source>
-        <translation>批量生成（每行一个提示）(&amp;B)…</translation>
-    </message>
-    <message>
         <source>&amp;Cancel all requests</source>
         <translation>取消全部请求(&amp;C)</translation>
     </message>
@@ -308,14 +475,6 @@
         <translation>队列</translation>
     </message>
     <message>
-        <source>Charts</source>
-        <translation>图表</translation>
-    </message>
-    <message>
-        <source>Tuning</source>
-        <translation>调优</translation>
-    </message>
-    <message>
         <source>Model not loaded: %1</source>
         <translation>模型未加载：%1</translation>
     </message>
@@ -352,14 +511,6 @@
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <source>Bulk generate</source>
-        <translation>批量生成</translation>
-    </message>
-    <message>
-        <source>Keywords, one prompt per line (current settings apply):</source>
-        <translation>关键词，每行一个提示（使用当前设置）：</translation>
-    </message>
-    <message>
         <source>Model folder</source>
         <translation>模型文件夹</translation>
     </message>
@@ -370,6 +521,22 @@
     <message>
         <source>&lt;h3&gt;Couplet Studio 春联工坊 %1&lt;/h3&gt;&lt;p&gt;Writes Chinese spring couplets with a small Transformer.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;春联工坊 Couplet Studio %1&lt;/h3&gt;&lt;p&gt;用一个小型 Transformer 模型撰写春联。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;Bulk generate from CSV…</source>
+        <translation>从 CSV 批量生成(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Charts and tuning</source>
+        <translation>图表与调优</translation>
+    </message>
+    <message>
+        <source>Prompts CSV</source>
+        <translation>提示 CSV</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv *.txt);;All files (*)</source>
+        <translation>CSV 文件 (*.csv *.txt);;所有文件 (*)</translation>
     </message>
 </context>
 <context>
@@ -479,7 +646,7 @@
         <translation>上联有 %1 个字，但每联字数设为 %2。</translation>
     </message>
     <message>
-        <source>A 横批 has four characters; "%1" has %2.</source>
+        <source>A 横批 has four characters; &quot;%1&quot; has %2.</source>
         <translation>横批应为四个字；“%1”有 %2 个字。</translation>
     </message>
 </context>
@@ -596,6 +763,22 @@
 %1</source>
         <translation>无法加载模型：
 %1</translation>
+    </message>
+    <message>
+        <source>CSV %1</source>
+        <translation>CSV %1</translation>
+    </message>
+    <message>
+        <source>CSV %1: %2 of %3 rows, %4 in flight</source>
+        <translation>CSV %1：%2 / %3 行，进行中 %4</translation>
+    </message>
+    <message>
+        <source>Bulk job done: %1</source>
+        <translation>批量任务完成：%1</translation>
+    </message>
+    <message>
+        <source>Bulk job failed: %1</source>
+        <translation>批量任务失败：%1</translation>
     </message>
 </context>
 <context>
