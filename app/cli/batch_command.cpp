@@ -184,6 +184,9 @@ void checkPaths(const BatchSettings& s)
         throw std::runtime_error("cannot read " + s.job.input.string()
                                  + (std::filesystem::exists(s.job.input, ec) ? ": not a regular file"
                                                                              : ": no such file"));
+    if (std::filesystem::file_size(s.job.input, ec) == 0)
+        throw std::runtime_error(s.job.input.string() + " is empty: a CSV file needs a header row "
+                                                        "(e.g. id,关键词,字数) and data rows");
     if (s.job.input == s.job.output || std::filesystem::equivalent(s.job.input, s.job.output, ec))
         throw std::runtime_error("the output " + s.job.output.string()
                                  + " is the input file; choose another output name");
@@ -274,7 +277,13 @@ int runJob(BatchSettings& s, Args& args)
     try {
         job.start();
     } catch (const CsvError& e) {
-        throw std::runtime_error(s.job.input.string() + ": " + e.what());
+        // Bad bytes under a detected encoding usually mean the guess was wrong.
+        const bool detected = !s.job.encoding && !s.job.resume
+            && std::string_view(e.what()).find(" text at byte offset") != std::string_view::npos;
+        throw std::runtime_error(s.job.input.string() + ": " + e.what()
+                                 + (detected ? std::string(" (encoding detected as ") + encodingName(job.encoding())
+                                                   + "; give --encoding if that is wrong)"
+                                             : std::string()));
     }
     if (!s.quiet) printStart(job, s, *model);
     if (!drive(job, s)) {
