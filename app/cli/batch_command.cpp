@@ -281,9 +281,9 @@ int runJob(BatchSettings& s, Args& args)
         const bool detected = !s.job.encoding && !s.job.resume
             && std::string_view(e.what()).find(" text at byte offset") != std::string_view::npos;
         throw std::runtime_error(s.job.input.string() + ": " + e.what()
-                                 + (detected ? std::string(" (encoding detected as ") + encodingName(job.encoding())
-                                                   + "; give --encoding if that is wrong)"
-                                             : std::string()));
+                                 + (detected ? " (the encoding was guessed from the file's first bytes; "
+                                               "give --encoding if the guess is wrong)"
+                                             : ""));
     }
     if (!s.quiet) printStart(job, s, *model);
     if (!drive(job, s)) {
