@@ -54,8 +54,9 @@ double DualAxisChart::niceMax(const QList<QPointF>& points)
     double top = 0;
     for (const QPointF& p : points)
         top = std::max(top, p.y());
+    // An empty axis still gets distinct round labels (0, 25, ... 100), not 0 0 0 1.
     if (top <= 0)
-        return 1;
+        return 100;
     const double magnitude = std::pow(10.0, std::floor(std::log10(top)));
     for (double step : {1.0, 2.0, 5.0, 10.0}) {
         if (top <= step * magnitude)

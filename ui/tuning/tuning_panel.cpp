@@ -63,6 +63,9 @@ void TuningPanel::buildUi()
     m_accept->setEnabled(false);
     m_proposal->setWordWrap(true);
     m_chart->setXAxis(QStringLiteral("%d"));
+    // Until a sweep has run: the usual batch sizes, and empty series.
+    m_chart->setXRange(0, 64);
+    m_chart->setPoints({}, {});
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_autoTune);
     buttons->addWidget(m_accept);
