@@ -87,12 +87,14 @@ BatchingBench::RunResult BatchingBench::runContinuous(const std::vector<Generati
     Scheduler scheduler(m_timed, settingsFor(batchSize));
     m_timed.resetTotals();
     const auto start = Clock::now();
+    const double cpuStart = processCpuSeconds();
     for (auto& r : requests) scheduler.submit(std::move(r));
     while (scheduler.hasWork()) {
         run.stepMsSum += scheduler.step().stepMs;
         ++run.steps;
     }
     run.seconds = Ms(Clock::now() - start).count() / 1000.0;
+    run.cpuSeconds = processCpuSeconds() - cpuStart;
     return run;
 }
 
@@ -152,6 +154,7 @@ BatchPoint BatchingBench::runBatchSize(int batchSize, int requests)
     p.failed = run.failed;
     p.steps = run.steps;
     p.seconds = run.seconds;
+    p.cpuSeconds = run.cpuSeconds;
     p.stepMs = run.steps > 0 ? run.stepMsSum / run.steps : 0;
     p.modelMs = run.steps > 0 ? (t.decodeMs + t.prefillMs) / run.steps : 0;
     p.coupletsPerSecond = run.done / run.seconds;

@@ -37,6 +37,7 @@ public:
 private:
     struct RunResult {
         double seconds = 0;
+        double cpuSeconds = 0;
         int steps = 0;
         double stepMsSum = 0;
         long long generatedTokens = 0;

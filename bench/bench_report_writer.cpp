@@ -79,14 +79,16 @@ void BenchReportWriter::printRoofline(const BenchReport& report, std::ostream& o
     const auto& r = report.roofline;
     if (r.matmuls.empty()) return;
     out << "Matrix-product roofline (" << r.device << ", " << r.dtype << ", " << r.threads << " threads)\n";
-    out << "product            m      k      n      ms/product  GFLOP/s\n";
+    out << "product            m      k      n      ms/product  GFLOP/s  GFLOP/CPU-s\n";
     for (const auto& m : r.matmuls)
-        out << fmt("%-15s %6lld %6lld %6lld  %12.3f  %7.1f\n", m.label.c_str(), m.m, m.k, m.n, m.milliseconds,
-                   m.gflops);
+        out << fmt("%-15s %6lld %6lld %6lld  %12.3f  %7.1f  %11.1f\n", m.label.c_str(), m.m, m.k, m.n,
+                   m.milliseconds, m.gflops, m.cpuGflops);
     out << fmt("peak %.1f GFLOP/s; decoding at batch %d: %.2f MFLOP/token, %.1f GFLOP/s over wall time (%.0f%% of "
-               "peak), %.1f GFLOP/s inside the model (%.0f%%)\n\n",
+               "peak), %.1f GFLOP/s inside the model (%.0f%%)\n",
                r.peakGflops, r.decodeBatchSize, r.flopsPerToken / 1e6, r.decodeGflops, 100 * r.fractionOfPeak,
                r.decodeModelGflops, 100 * r.modelFractionOfPeak);
+    out << fmt("per CPU second (robust to other load on the machine): peak %.1f, decoding %.1f GFLOP/CPU-s (%.0f%%)\n\n",
+               r.peakCpuGflops, r.decodeCpuGflops, 100 * r.cpuFractionOfPeak);
 }
 
 nlohmann::json BenchReportWriter::toJson(const BenchReport& report)
@@ -98,7 +100,7 @@ nlohmann::json BenchReportWriter::toJson(const BenchReport& report)
     j["quick"] = report.quick;
     for (const auto& p : report.sweep)
         j["sweep"].push_back({{"batch_size", p.batchSize}, {"requests", p.requests}, {"failed", p.failed},
-                              {"steps", p.steps}, {"seconds", p.seconds}, {"step_ms", p.stepMs},
+                              {"steps", p.steps}, {"seconds", p.seconds}, {"cpu_seconds", p.cpuSeconds}, {"step_ms", p.stepMs},
                               {"model_ms", p.modelMs}, {"couplets_per_s", p.coupletsPerSecond},
                               {"tokens_per_s", p.tokensPerSecond}, {"speedup", p.speedup},
                               {"latency_p50_ms", p.latencyP50Ms}, {"latency_p95_ms", p.latencyP95Ms},
@@ -123,10 +125,13 @@ nlohmann::json BenchReportWriter::toJson(const BenchReport& report)
                            {"peak_gflops", r.peakGflops}, {"flops_per_token", r.flopsPerToken},
                            {"decode_batch_size", r.decodeBatchSize}, {"decode_gflops", r.decodeGflops},
                            {"decode_model_gflops", r.decodeModelGflops}, {"fraction_of_peak", r.fractionOfPeak},
-                           {"model_fraction_of_peak", r.modelFractionOfPeak}};
+                           {"model_fraction_of_peak", r.modelFractionOfPeak},
+                           {"peak_cpu_gflops", r.peakCpuGflops}, {"decode_cpu_gflops", r.decodeCpuGflops},
+                           {"cpu_fraction_of_peak", r.cpuFractionOfPeak}};
     for (const auto& m : r.matmuls)
         roof["matmuls"].push_back({{"label", m.label}, {"m", m.m}, {"k", m.k}, {"n", m.n},
-                                   {"ms", m.milliseconds}, {"gflops", m.gflops}});
+                                   {"ms", m.milliseconds}, {"gflops", m.gflops},
+                                   {"cpu_gflops", m.cpuGflops}});
     j["roofline"] = roof;
     return j;
 }

@@ -12,6 +12,7 @@ struct BatchPoint {
     int failed = 0;
     int steps = 0;
     double seconds = 0;          // wall time, first step to last
+    double cpuSeconds = 0;       // process CPU time over the same span
     double stepMs = 0;           // mean wall time of one scheduler step
     double modelMs = 0;          // mean time inside the decoder per step
     double coupletsPerSecond = 0;
@@ -62,6 +63,7 @@ struct MatmulPoint {
     long long m = 0, k = 0, n = 0;
     double milliseconds = 0;     // per product
     double gflops = 0;
+    double cpuGflops = 0;        // per CPU second of this process (all threads)
 };
 
 // The machine's matrix-product rate, and what large-batch decoding reaches.
@@ -71,12 +73,15 @@ struct RooflinePoint {
     int threads = 0;
     std::vector<MatmulPoint> matmuls;
     double peakGflops = 0;             // best of the measured products
+    double peakCpuGflops = 0;          // the same per CPU second
     double flopsPerToken = 0;          // model FLOPs per generated token at meanContext
     int decodeBatchSize = 0;           // the sweep's best batch size
     double decodeGflops = 0;           // flopsPerToken x tokens/s over wall time
     double decodeModelGflops = 0;      // the same over the time spent inside the decoder
     double fractionOfPeak = 0;         // decodeGflops / peakGflops
     double modelFractionOfPeak = 0;
+    double decodeCpuGflops = 0;        // flopsPerToken x tokens / process CPU seconds
+    double cpuFractionOfPeak = 0;      // decodeCpuGflops / peakCpuGflops: robust to other load
 };
 
 struct BenchReport {

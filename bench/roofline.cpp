@@ -6,6 +6,8 @@
 #include <torch/cuda.h>
 #include <torch/torch.h>
 
+#include "stats.h"
+
 #include <chrono>
 
 namespace couplet::bench {
@@ -26,6 +28,7 @@ MatmulPoint timeMatmul(const std::string& label, long long m, long long k, long 
     auto c = torch::matmul(a, b);
     synchronize(opts.device());
     int reps = 0;
+    const double cpuStart = processCpuSeconds();
     const auto start = std::chrono::steady_clock::now();
     double seconds = 0;
     while (reps < 3 || seconds < minSeconds) {
@@ -36,6 +39,7 @@ MatmulPoint timeMatmul(const std::string& label, long long m, long long k, long 
     }
     synchronize(opts.device());
     seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double cpuSeconds = processCpuSeconds() - cpuStart;
     MatmulPoint p;
     p.label = label;
     p.m = m;
@@ -43,6 +47,7 @@ MatmulPoint timeMatmul(const std::string& label, long long m, long long k, long 
     p.n = n;
     p.milliseconds = seconds * 1000.0 / reps;
     p.gflops = 2.0 * double(m) * double(k) * double(n) * reps / seconds / 1e9;
+    p.cpuGflops = cpuSeconds > 0 ? p.gflops * seconds / cpuSeconds : 0;
     return p;
 }
 
@@ -68,7 +73,10 @@ RooflinePoint Roofline::measure(const CoupletModel& model, int decodeRows, int s
     r.matmuls.push_back(timeMatmul("decode mlp down", rows, c.mlpHidden, c.dim, opts, minSeconds));
     r.matmuls.push_back(timeMatmul("decode output", rows, c.dim, c.vocabSize, opts, minSeconds));
     r.matmuls.push_back(timeMatmul("square", square, square, square, opts, minSeconds));
-    for (const auto& m : r.matmuls) r.peakGflops = std::max(r.peakGflops, m.gflops);
+    for (const auto& m : r.matmuls) {
+        r.peakGflops = std::max(r.peakGflops, m.gflops);
+        r.peakCpuGflops = std::max(r.peakCpuGflops, m.cpuGflops);
+    }
     return r;
 }
 
@@ -93,6 +101,8 @@ void Roofline::rateDecoding(RooflinePoint& r, const CoupletModel& model, const B
     const double modelSeconds = point.modelMs * point.steps / 1000.0;
     r.decodeModelGflops = modelSeconds > 0 ? r.flopsPerToken * tokens / modelSeconds / 1e9 : 0;
     r.fractionOfPeak = r.peakGflops > 0 ? r.decodeGflops / r.peakGflops : 0;
+    r.decodeCpuGflops = point.cpuSeconds > 0 ? r.flopsPerToken * tokens / point.cpuSeconds / 1e9 : 0;
+    r.cpuFractionOfPeak = r.peakCpuGflops > 0 ? r.decodeCpuGflops / r.peakCpuGflops : 0;
     r.modelFractionOfPeak = r.peakGflops > 0 ? r.decodeModelGflops / r.peakGflops : 0;
 }
 

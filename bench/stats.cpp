@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ctime>
 
 namespace couplet::bench {
 
@@ -13,6 +14,13 @@ double percentile(std::vector<double> values, double p)
     const auto below = static_cast<std::size_t>(std::floor(rank));
     const auto above = std::min(values.size() - 1, below + 1);
     return values[below] + (rank - static_cast<double>(below)) * (values[above] - values[below]);
+}
+
+double processCpuSeconds()
+{
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
 
 } // namespace couplet::bench

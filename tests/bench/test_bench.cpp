@@ -20,7 +20,7 @@ std::shared_ptr<const CoupletModel> tinyModel()
 {
     static const auto model = [] {
         const auto dir = std::filesystem::temp_directory_path() / "couplet_test_bench_model";
-        test::writeTinyModel(dir, 3);
+        testing::writeTinyModel(dir, 3);
         return CoupletModel::load(dir, DeviceOptions{"cpu", false, 1});
     }();
     return model;
