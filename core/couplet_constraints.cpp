@@ -88,11 +88,21 @@ void CoupletConstraints::allowUpper()
     if ((n > 0 && i == n) || i >= tok::kMaxLineChars) return only(tok::kLower);
     if (i == 0 && m_spec.acrosticUpper >= 0) return only(m_spec.acrosticUpper);
     m_allowed = m_classes.han;
-    const bool lastPosition = n > 0 && i == n - 1;
-    if (m_spec.tonePattern && lastPosition) preferFlagged(m_classes.oblique);
+    // The 下联's 藏头 character may not appear in the 上联, or the 下联 could
+    // not start with it.
+    if (m_spec.acrosticLower >= 0) std::erase(m_allowed, m_spec.acrosticLower);
+    const bool lastPosition = (n > 0 && i == n - 1) || (n == 0 && i == tok::kMaxLineChars - 1);
+    if (m_spec.tonePattern && lastPosition) {
+        // A repeated last character would force the 下联 to mirror it, and
+        // then its tone could not be chosen.
+        std::erase_if(m_allowed, [&](int t) { return std::find(m_upper.begin(), m_upper.end(), t) != m_upper.end(); });
+        preferFlagged(m_classes.oblique);
+    }
     if (i > 0 && !prevIsMark && !lastPosition)
         m_allowed.insert(m_allowed.end(), m_classes.punctuation.begin(), m_classes.punctuation.end());
-    const bool endsWell = !m_spec.tonePattern || (i > 0 && m_classes.oblique[m_upper.back()]);
+    const bool endsWell = !m_spec.tonePattern
+        || (i > 0 && m_classes.oblique[m_upper.back()]
+            && std::count(m_upper.begin(), m_upper.end(), m_upper.back()) == 1);
     if (n == 0 && i > 0 && !prevIsMark && endsWell) m_allowed.push_back(tok::kLower);
 }
 

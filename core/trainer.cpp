@@ -4,6 +4,7 @@
 #include "safetensors.h"
 #include "tone_table.h"
 #include "training_data.h"
+#include "couplet_model_impl.h"
 #include "transformer.h"
 
 #include <nlohmann/json.hpp>
@@ -105,21 +106,11 @@ safetensors::TensorMap weightsOf(Lm& model)
     return map;
 }
 
-void loadWeights(Lm& model, const std::filesystem::path& path)
-{
-    const auto map = safetensors::load(path);
-    torch::NoGradGuard guard;
-    for (auto& p : model->named_parameters()) {
-        const auto it = map.find(p.key());
-        if (it == map.end()) throw std::runtime_error(path.string() + ": tensor '" + p.key() + "' missing");
-        p.value().copy_(it->second.to(p.value().dtype()));
-    }
-}
-
 // Mean NLL over the targets of `examples`, in batches, without dropout.
 double meanLoss(Lm& model, const std::vector<TrainingExample>& examples, const torch::Device& device)
 {
     torch::NoGradGuard guard;
+    const bool wasTraining = model->is_training();
     model->eval();
     double total = 0;
     int64_t count = 0;
@@ -133,7 +124,7 @@ double meanLoss(Lm& model, const std::vector<TrainingExample>& examples, const t
         total += loss.item<double>();
         count += (targets != kIgnore).sum().item<int64_t>();
     }
-    model->train();
+    model->train(wasTraining);
     return count > 0 ? total / count : 0;
 }
 
@@ -213,7 +204,7 @@ void train(const TrainOptions& o, std::ostream& log)
     torch::optim::AdamW optimizer(model->parameters(),
                                   torch::optim::AdamWOptions(o.learningRate).weight_decay(o.weightDecay).betas({0.9, 0.95}));
     if (o.resume) {
-        loadWeights(model, o.outDir / "model.safetensors");
+        loadWeightsInto(*model, o.outDir / "model.safetensors");
         torch::load(optimizer, (o.outDir / "checkpoint" / "optimizer.pt").string());
     }
     int64_t params = 0;
@@ -276,12 +267,51 @@ void train(const TrainOptions& o, std::ostream& log)
         << s.seconds / 60 << " min" << std::endl;
 }
 
+void exportModel(const std::filesystem::path& from, const std::filesystem::path& to, bool half)
+{
+    std::filesystem::create_directories(to);
+    for (const char* name : {"config.json", "vocab.txt", "tones.tsv", "hengpi.txt"})
+        std::filesystem::copy_file(from / name, to / name, std::filesystem::copy_options::overwrite_existing);
+    std::map<std::string, std::string> metadata;
+    auto tensors = safetensors::load(from / "model.safetensors", &metadata);
+    if (half)
+        for (auto& [name, t] : tensors) t = t.to(torch::kFloat16);
+    safetensors::save(to / "model.safetensors", tensors, metadata);
+}
+
+double fitExamples(LmImpl& model, const std::vector<TrainingExample>& examples, int steps, double learningRate)
+{
+    auto batch = collate(examples, 0, examples.size(), model.config().maxLen);
+    torch::optim::AdamW optimizer(model.parameters(), torch::optim::AdamWOptions(learningRate).weight_decay(0.0));
+    model.train();
+    double last = 0;
+    for (int i = 0; i < steps; ++i) {
+        auto logits = model.forward(batch.tokens);
+        auto loss = torch::nn::functional::cross_entropy(
+            logits.reshape({-1, logits.size(-1)}), batch.targets.reshape(-1),
+            torch::nn::functional::CrossEntropyFuncOptions().ignore_index(kIgnore));
+        optimizer.zero_grad();
+        loss.backward();
+        optimizer.step();
+        last = loss.item<double>();
+    }
+    model.eval();
+    return last;
+}
+
+double meanTargetNll(LmImpl& model, const std::vector<TrainingExample>& examples)
+{
+    Lm handle(std::shared_ptr<LmImpl>(&model, [](LmImpl*) {}));
+    const auto device = model.parameters().front().device();
+    return meanLoss(handle, examples, device);
+}
+
 double evaluateLowerLinePerplexity(const std::filesystem::path& modelDir, const std::filesystem::path& dataDir,
                                    std::ostream& log)
 {
     const auto vocab = Vocab::load(modelDir / "vocab.txt");
     Lm model(ModelConfig::load(modelDir / "config.json"));
-    loadWeights(model, modelDir / "model.safetensors");
+    loadWeightsInto(*model, modelDir / "model.safetensors");
     auto data = TrainingData::load(dataDir);
     data.restrictTo(vocab);
     double total = 0;

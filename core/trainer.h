@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <iosfwd>
+#include <vector>
 
 namespace couplet {
 
@@ -33,6 +34,21 @@ struct TrainOptions {
 // split, and saving config.json, vocab.txt, hengpi.txt, tones.tsv,
 // model.safetensors and checkpoint/ into outDir.
 void train(const TrainOptions& options, std::ostream& log);
+
+// Copies a trained model folder (config, vocabulary, tones, 横批 list and
+// weights, without the checkpoint) to `to`, storing the weights as fp16 when
+// `half` is set: half the size, and what a GPU runs anyway.
+void exportModel(const std::filesystem::path& from, const std::filesystem::path& to, bool half);
+
+class LmImpl;
+struct TrainingExample;
+
+// Fits `model` to a handful of examples (all of them in every step): for
+// fine-tuning on a small set and for tests. Returns the last step's loss.
+double fitExamples(LmImpl& model, const std::vector<TrainingExample>& examples, int steps, double learningRate);
+
+// Mean negative log-likelihood of the target tokens of `examples`.
+double meanTargetNll(LmImpl& model, const std::vector<TrainingExample>& examples);
 
 // Mean negative log-likelihood per 下联 character of the validation pairs of
 // every source, using the model in `modelDir`; prints a line per source.

@@ -31,6 +31,7 @@ int main(int argc, char** argv)
     try {
         if (command == "train") return couplet::cli::runTrain(args);
         if (command == "generate") return couplet::cli::runGenerate(args);
+        if (command == "eval") return couplet::cli::runEval(args);
         if (command == "bench") return couplet::cli::runBench(args);
         if (command == "batch") return couplet::cli::runBatch(args);
     } catch (const couplet::cli::UsageError& e) {

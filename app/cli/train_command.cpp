@@ -8,10 +8,21 @@ namespace couplet::cli {
 
 int runTrain(Args& args)
 {
+    if (args.has("export")) {
+        const std::filesystem::path to = args.value("export");
+        const std::filesystem::path from = args.value("out");
+        const bool fp32 = args.flag("fp32");
+        args.finish();
+        if (from.empty()) throw UsageError("--export needs --out (the trained model folder)");
+        exportModel(from, to, !fp32);
+        std::cout << "exported " << from.string() << " to " << to.string() << (fp32 ? " (fp32)\n" : " (fp16)\n");
+        return 0;
+    }
     if (args.flag("help")) {
         std::cout << "couplet train --data DIR --out DIR [--resume] [--steps N] [--batch N] [--lr X]\n"
                      "              [--dim N] [--layers N] [--heads N] [--threads N] [--minutes M]\n"
-                     "              [--device cpu|cuda] [--seed N]\n";
+                     "              [--device cpu|cuda] [--seed N]\n"
+                     "couplet train --out DIR --export TO [--fp32]   copy a trained model for shipping (fp16)\n";
         return 0;
     }
     TrainOptions o;

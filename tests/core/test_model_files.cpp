@@ -1,0 +1,147 @@
+#include "tiny_model.h"
+
+#include "core/couplet_model.h"
+#include "core/safetensors.h"
+#include "core/vocab.h"
+
+#include <check.h>
+
+#include <fstream>
+
+using namespace couplet;
+
+COUPLET_TEST(vocabularyRoundTripsText)
+{
+    const Vocab vocab(std::vector<char32_t>{U'春', U'福', U'，', U'门'});
+    CHECK_EQ(vocab.decode(vocab.encode("春福，门")), std::string("春福，门"));
+    const auto unknown = vocab.encode("龍");
+    CHECK_EQ(unknown.size(), std::size_t(1));
+    CHECK_EQ(unknown[0], tok::kUnk);
+    CHECK(vocab.isPunctuation(vocab.id(U'，')));
+    CHECK(vocab.isHan(vocab.id(U'春')));
+    CHECK(!vocab.isCharacter(tok::kEos));
+    CHECK_EQ(utf8::encode(vocab.unknownCharacters("春龍福龍x")), std::string("龍x"));
+
+    const auto dir = testing::freshTempDir("vocab");
+    vocab.save(dir / "vocab.txt");
+    const auto loaded = Vocab::load(dir / "vocab.txt");
+    CHECK_EQ(loaded.size(), vocab.size());
+    for (int id = 0; id < vocab.size(); ++id) CHECK_EQ(loaded.piece(id), vocab.piece(id));
+}
+
+COUPLET_TEST(vocabularyFileErrorsNameTheLine)
+{
+    const auto dir = testing::freshTempDir("vocab-bad");
+    {
+        std::ofstream out(dir / "v.txt");
+        out << "<pad>\n<unk>\n<bos>\n<oops>\n";
+    }
+    CHECK_THROWS(Vocab::load(dir / "v.txt"), "line 4");
+    CHECK_THROWS(Vocab::load(dir / "missing.txt"), "cannot open");
+}
+
+COUPLET_TEST(safetensorsRoundTripKeepsValuesAndDtypes)
+{
+    const auto dir = testing::freshTempDir("st");
+    safetensors::TensorMap in;
+    in["a.weight"] = torch::randn({3, 5});
+    in["b"] = torch::randn({7}).to(torch::kFloat16);
+    in["c"] = torch::arange(6, torch::kLong).view({2, 3});
+    safetensors::save(dir / "w.safetensors", in, {{"step", "42"}});
+    std::map<std::string, std::string> meta;
+    const auto out = safetensors::load(dir / "w.safetensors", &meta);
+    CHECK_EQ(out.size(), in.size());
+    for (const auto& [name, t] : in) {
+        CHECK(out.at(name).scalar_type() == t.scalar_type());
+        CHECK(torch::equal(out.at(name), t));
+    }
+    CHECK_EQ(meta.at("step"), std::string("42"));
+}
+
+COUPLET_TEST(safetensorsReportsCorruptFiles)
+{
+    const auto dir = testing::freshTempDir("st-bad");
+    safetensors::save(dir / "w.safetensors", {{"x", torch::randn({64, 64})}});
+    const auto size = std::filesystem::file_size(dir / "w.safetensors");
+    std::filesystem::copy_file(dir / "w.safetensors", dir / "cut.safetensors");
+    std::filesystem::resize_file(dir / "cut.safetensors", size - 100);
+    CHECK_THROWS(safetensors::load(dir / "cut.safetensors"), "outside the file");
+    {
+        std::ofstream out(dir / "junk.safetensors", std::ios::binary);
+        out << "this is not a model at all, just text";
+    }
+    CHECK_THROWS(safetensors::load(dir / "junk.safetensors"), "exceeds the file size");
+    {
+        std::ofstream out(dir / "json.safetensors", std::ios::binary);
+        const std::string header = "{not json}";
+        const char len[8] = {static_cast<char>(header.size()), 0, 0, 0, 0, 0, 0, 0};
+        out.write(len, 8);
+        out << header;
+    }
+    CHECK_THROWS(safetensors::load(dir / "json.safetensors"), "not valid JSON");
+    CHECK_THROWS(safetensors::load(dir / "none.safetensors"), "none.safetensors: cannot open");
+}
+
+COUPLET_TEST(modelLoadErrorsNameFileAndReason)
+{
+    const auto dir = testing::writeTinyModel(testing::freshTempDir("load") / "m");
+    CHECK(CoupletModel::load(dir) != nullptr);
+
+    const auto cut = dir.parent_path() / "cut";
+    std::filesystem::copy(dir, cut);
+    std::filesystem::resize_file(cut / "model.safetensors", 1000);
+    CHECK_THROWS(CoupletModel::load(cut), "model.safetensors");
+
+    const auto wrongVocab = dir.parent_path() / "vocab";
+    std::filesystem::copy(dir, wrongVocab);
+    {
+        std::ofstream out(wrongVocab / "vocab.txt", std::ios::app);
+        out << "龍\n";
+    }
+    CHECK_THROWS(CoupletModel::load(wrongVocab), "config.json says");
+
+    const auto wrongShape = dir.parent_path() / "shape";
+    std::filesystem::copy(dir, wrongShape);
+    auto config = ModelConfig::load(wrongShape / "config.json");
+    config.dim = 64;
+    config.mlpHidden = 128;
+    config.save(wrongShape / "config.json");
+    CHECK_THROWS(CoupletModel::load(wrongShape), "has shape");
+
+    CHECK_THROWS(CoupletModel::load(dir.parent_path() / "absent"), "no such model folder");
+    std::filesystem::remove(cut / "config.json");
+    CHECK_THROWS(CoupletModel::load(cut), "config.json");
+}
+
+COUPLET_TEST(validateExplainsBadPrompts)
+{
+    const auto model = CoupletModel::load(testing::writeTinyModel(testing::freshTempDir("validate") / "m"));
+    GenerationSpec ok;
+    ok.keywords = "春 福";
+    CHECK_EQ(model->validate(ok), std::string());
+    auto bad = ok;
+    bad.keywords = "";
+    CHECK(model->validate(bad).find("empty") != std::string::npos);
+    bad.keywords = "hello";
+    CHECK(model->validate(bad).find("Chinese") != std::string::npos);
+    bad.keywords = "龘";
+    CHECK(model->validate(bad).find("does not know: 龘") != std::string::npos);
+    bad.keywords = "春春春春春春春春春春春春春春春春春春春春";
+    CHECK(model->validate(bad).find("too long") != std::string::npos);
+    bad = ok;
+    bad.length = 99;
+    CHECK(model->validate(bad).find("length") != std::string::npos);
+    bad = ok;
+    bad.hengpi = "春福";
+    CHECK(model->validate(bad).find("four characters") != std::string::npos);
+    bad = ok;
+    bad.mode = PromptMode::Upper;
+    bad.upper = "，春风";
+    CHECK(model->validate(bad).find("punctuation") != std::string::npos);
+    bad.upper = "\xE6\x98";
+    CHECK(model->validate(bad).find("UTF-8") != std::string::npos);
+    bad = ok;
+    bad.sampling.temperature = 0;
+    CHECK(model->validate(bad).find("temperature") != std::string::npos);
+    CHECK_THROWS(model->makePolicy(bad), "temperature");
+}

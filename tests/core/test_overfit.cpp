@@ -1,0 +1,54 @@
+#include "tiny_model.h"
+
+#include "core/couplet_model.h"
+#include "core/generate.h"
+#include "core/trainer.h"
+#include "core/training_data.h"
+#include "core/utf8.h"
+#include "core/vocab.h"
+
+#include <check.h>
+
+using namespace couplet;
+
+// Ten pairs written only with characters of the tiny vocabulary, none
+// repeating an 上联 character in the 下联 (so the constraints allow them).
+static const std::vector<std::pair<std::string, std::string>> kPairs = {
+    {"春风开万户", "瑞雪满千家"}, {"红梅迎新岁", "绿竹报平安"}, {"山高月小", "水落石出"},
+    {"金龙来福地", "玉凤上高山"}, {"国泰民安", "年丰人寿"},   {"东风送暖", "瑞雪兆丰"},
+    {"花开富贵", "竹报平安"},     {"千山秀", "万水长"},       {"一门天赐福", "四海地生财"},
+    {"诗书传家", "琴棋养心"},
+};
+
+COUPLET_TEST(tinyModelOverfitsTenPairsAndReproducesThem)
+{
+    const auto dir = testing::freshTempDir("overfit") / "m";
+    testing::writeTinyModel(dir, 11);
+    const auto vocab = Vocab::load(dir / "vocab.txt");
+    torch::manual_seed(11);
+    auto config = testing::tinyConfig(vocab.size());
+    config.dim = 64;
+    config.mlpHidden = 128;
+    Lm lm(config);
+    std::vector<TrainingExample> examples;
+    for (const auto& [up, down] : kPairs) {
+        for (const auto& s : {up, down})
+            CHECK_EQ(utf8::encode(vocab.unknownCharacters(s)), std::string());
+        examples.push_back(TrainingData::lowerLineExample({utf8::decode(up), utf8::decode(down), 0}, vocab));
+    }
+    const double loss = fitExamples(*lm, examples, 400, 3e-3);
+    CHECK(loss < 0.05);
+    testing::writeTinyModel(dir, 11, &lm);
+
+    const auto model = CoupletModel::load(dir, DeviceOptions{"cpu", false, 1});
+    auto decoder = model->makeDecoder();
+    for (const auto& [up, down] : kPairs) {
+        GenerationSpec spec;
+        spec.mode = PromptMode::Upper;
+        spec.upper = up;
+        spec.sampling.greedy = true;
+        spec.sampling.repetitionPenalty = 1.0f;
+        const auto out = generateCouplets(*model, *decoder, spec);
+        CHECK_EQ(out[0].lower, down);
+    }
+}
