@@ -48,7 +48,8 @@ std::vector<EvalPair> readPairsFile(const std::filesystem::path& path, std::size
 std::vector<EvalPair> validationPairs(const std::filesystem::path& dataDir)
 {
     std::vector<EvalPair> out;
-    for (const auto& s : TrainingData::load(dataDir).sources())
+    const auto data = TrainingData::load(dataDir);
+    for (const auto& s : data.sources())
         for (const auto& p : s.valid) out.push_back({utf8::encode(p.upper), utf8::encode(p.lower)});
     return out;
 }
