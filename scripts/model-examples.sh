@@ -7,8 +7,8 @@ model=${2:-resources/models/default}
 run() {
   local mode=$1; shift
   "$bin" generate --model "$model" --json "$@" |
-    python3 -c 'import json,sys; m=sys.argv[1]; a=" ".join(sys.argv[2:]);
-for c in json.load(sys.stdin): print(f"| {m} | `{a}` | {c[\"upper\"]} | {c[\"lower\"]} | {c[\"hengpi\"]} |")' "$mode" "$@"
+    python3 -c 'import json,sys; m=sys.argv[1]; a=" ".join(sys.argv[2:])
+for c in json.load(sys.stdin): print("| %s | `%s` | %s | %s | %s |" % (m, a, c["upper"], c["lower"], c["hengpi"]))' "$mode" "$@"
 }
 echo "| mode | options | 上联 | 下联 | 横批 |"
 echo "|---|---|---|---|---|"
