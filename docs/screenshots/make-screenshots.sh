@@ -2,8 +2,10 @@
 # Retakes the README screenshots under Xvfb with the given model:
 #   docs/screenshots/make-screenshots.sh [MODEL_DIR] [BUILD_DIR]
 # Run from the repository root. Settings, history and the bulk journal go to
-# a throw-away folder, so the user's own are untouched.
+# a throw-away folder, so the user's own are untouched. The waits assume a
+# machine that is not busy with other work; SLOW=3 triples them.
 set -eu
+SLOW=${SLOW:-1}
 
 MODEL=${1:-resources/models/default}
 BUILD=${2:-build-gui}
@@ -30,13 +32,13 @@ studio() {
 }
 
 # (a) The main window while a bulk CSV job streams, with one interactive prompt.
-studio --bulk-csv "$WORK/campaign.csv" --prompt 春回大地 --screenshot-delay 20000 \
+studio --bulk-csv "$WORK/campaign.csv" --prompt 春回大地 --screenshot-delay $((20000 * SLOW)) \
        --screenshot "$OUT/main-window-bulk.png"
 # (b) Charts and the tuning panel after about 40 s of load.
-studio --bulk-csv "$WORK/campaign.csv" --tab charts --screenshot-delay 40000 \
+studio --bulk-csv "$WORK/campaign.csv" --tab charts --screenshot-delay $((40000 * SLOW)) \
        --screenshot "$OUT/charts-and-tuning.png"
 # (c) A generated couplet exported as PNG from the preview.
-studio --prompt 五福临门 --screenshot-delay 10000 --screenshot "$WORK/window.png" \
+studio --prompt 五福临门 --screenshot-delay $((10000 * SLOW)) --screenshot "$WORK/window.png" \
        --export-preview "$OUT/preview-export.png"
 
 # Keep each under 400 KB for the README.
