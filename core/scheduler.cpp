@@ -457,8 +457,15 @@ StepStats Scheduler::step()
         FlagGuard guard(d.stepping);
         d.finishedCount = 0;
         d.applySettings();
-        stats.decoded = d.advanceDecoding();
-        d.admitPending(stats);
+        if (d.queue.interactiveCount() > 0) {
+            // Interactive work is prefilled before the decode pass, so its
+            // first token does not wait behind a whole step of bulk work.
+            d.admitPending(stats);
+            stats.decoded = d.advanceDecoding();
+        } else {
+            stats.decoded = d.advanceDecoding();
+            d.admitPending(stats);
+        }
         stats.finished = d.finishedCount;
         stats.running = d.running();
         stats.waiting = d.queue.size();
