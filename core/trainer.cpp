@@ -107,16 +107,16 @@ safetensors::TensorMap weightsOf(Lm& model)
 }
 
 // Mean NLL over the targets of `examples`, in batches, without dropout.
-double meanLoss(Lm& model, const std::vector<TrainingExample>& examples, const torch::Device& device)
+double meanLoss(LmImpl& model, const std::vector<TrainingExample>& examples, const torch::Device& device)
 {
     torch::NoGradGuard guard;
-    const bool wasTraining = model->is_training();
-    model->eval();
+    const bool wasTraining = model.is_training();
+    model.eval();
     double total = 0;
     int64_t count = 0;
     for (std::size_t b = 0; b < examples.size(); b += 256) {
-        auto batch = collate(examples, b, std::min(examples.size(), b + 256), model->config().maxLen);
-        auto logits = model->forward(batch.tokens.to(device));
+        auto batch = collate(examples, b, std::min(examples.size(), b + 256), model.config().maxLen);
+        auto logits = model.forward(batch.tokens.to(device));
         auto targets = batch.targets.to(device);
         auto loss = torch::nn::functional::cross_entropy(
             logits.reshape({-1, logits.size(-1)}), targets.reshape(-1),
@@ -124,7 +124,7 @@ double meanLoss(Lm& model, const std::vector<TrainingExample>& examples, const t
         total += loss.item<double>();
         count += (targets != kIgnore).sum().item<int64_t>();
     }
-    model->train(wasTraining);
+    model.train(wasTraining);
     return count > 0 ? total / count : 0;
 }
 
@@ -252,7 +252,7 @@ void train(const TrainOptions& o, std::ostream& log)
             windowStart = now;
         }
         if (s.step % o.evalEvery == 0 || s.step == o.steps) {
-            const double nll = meanLoss(model, valid, device);
+            const double nll = meanLoss(*model, valid, device);
             log << "valid: 下联 NLL " << std::setprecision(4) << nll << "  perplexity " << std::setprecision(2)
                 << std::exp(nll) << std::endl;
         }
@@ -301,9 +301,7 @@ double fitExamples(LmImpl& model, const std::vector<TrainingExample>& examples, 
 
 double meanTargetNll(LmImpl& model, const std::vector<TrainingExample>& examples)
 {
-    Lm handle(std::shared_ptr<LmImpl>(&model, [](LmImpl*) {}));
-    const auto device = model.parameters().front().device();
-    return meanLoss(handle, examples, device);
+    return meanLoss(model, examples, model.parameters().front().device());
 }
 
 double evaluateLowerLinePerplexity(const std::filesystem::path& modelDir, const std::filesystem::path& dataDir,
@@ -319,7 +317,7 @@ double evaluateLowerLinePerplexity(const std::filesystem::path& modelDir, const 
     for (const auto& s : data.sources()) {
         std::vector<TrainingExample> ex;
         for (const auto& p : s.valid) ex.push_back(TrainingData::lowerLineExample(p, vocab));
-        const double nll = meanLoss(model, ex, torch::kCPU);
+        const double nll = meanLoss(*model, ex, torch::kCPU);
         log << s.name << ": " << ex.size() << " pairs, 下联 perplexity " << std::exp(nll) << '\n';
         total += nll * static_cast<double>(ex.size());
         count += ex.size();
