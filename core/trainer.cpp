@@ -154,6 +154,13 @@ Session prepareFolder(const TrainOptions& o, TrainingData& data, Vocab& vocab, M
         s.tokens = state.at("tokens").get<double>();
         s.seconds = state.at("seconds").get<double>();
         log << "resuming at step " << s.step << '\n';
+    } else if (!o.initFrom.empty()) {
+        // Fine-tuning keeps the shipped vocabulary and shape, so its weights fit as they are.
+        vocab = Vocab::load(o.initFrom / "vocab.txt");
+        config = ModelConfig::load(o.initFrom / "config.json");
+        vocab.save(o.outDir / "vocab.txt");
+        config.save(o.outDir / "config.json");
+        log << "starting from the weights of " << o.initFrom.string() << '\n';
     } else {
         vocab = data.buildVocab(o.vocabMinCount);
         config.vocabSize = vocab.size();
@@ -206,6 +213,8 @@ void train(const TrainOptions& o, std::ostream& log)
     if (o.resume) {
         loadWeightsInto(*model, o.outDir / "model.safetensors");
         torch::load(optimizer, (o.outDir / "checkpoint" / "optimizer.pt").string());
+    } else if (!o.initFrom.empty()) {
+        loadWeightsInto(*model, o.initFrom / "model.safetensors");
     }
     int64_t params = 0;
     for (const auto& p : model->parameters()) params += p.numel();

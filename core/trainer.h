@@ -24,6 +24,7 @@ struct TrainOptions {
     int saveEvery = 250;
     double maxMinutes = 0;          // stop (with a checkpoint) after this long; 0 = no limit
     bool resume = false;            // continue from outDir's checkpoint
+    std::filesystem::path initFrom; // start from this model folder's weights, vocabulary and config (fresh optimiser)
     int vocabMinCount = 3;
     std::uint64_t seed = 1;
     std::string device = "cpu";

@@ -178,7 +178,12 @@ TrainingExample TrainingData::makeExample(const CouplePair& pair, const Vocab& v
         t.push_back(vocab.id(pair.upper.front()));
         t.push_back(vocab.id(pair.lower.front()));
     }
-    if (coin(rng) < 0.85) t.push_back(tok::lengthToken(static_cast<int>(pair.upper.size())));
+    // The lengths a user picks (5, 7, 9) always carry their token, so that the
+    // token shapes the whole line; other lengths sometimes go without, which
+    // teaches the free-length mode.
+    const int length = static_cast<int>(pair.upper.size());
+    const bool pickable = length == 5 || length == 7 || length == 9;
+    if (pickable || coin(rng) < 0.85) t.push_back(tok::lengthToken(length));
     t.push_back(tok::kUpper);
     const std::size_t promptEnd = t.size(); // targets start with the first 上联 character
     appendChars(t, pair.upper, vocab);

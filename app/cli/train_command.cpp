@@ -19,7 +19,7 @@ int runTrain(Args& args)
         return 0;
     }
     if (args.flag("help")) {
-        std::cout << "couplet train --data DIR --out DIR [--resume] [--steps N] [--batch N] [--lr X]\n"
+        std::cout << "couplet train --data DIR --out DIR [--resume | --init-from MODEL_DIR] [--steps N] [--batch N] [--lr X]\n"
                      "              [--dim N] [--layers N] [--heads N] [--threads N] [--minutes M]\n"
                      "              [--device cpu|cuda] [--seed N]\n"
                      "couplet train --out DIR --export TO [--fp32]   copy a trained model for shipping (fp16)\n";
@@ -30,10 +30,13 @@ int runTrain(Args& args)
     o.outDir = args.value("out");
     if (o.dataDir.empty() || o.outDir.empty()) throw UsageError("--data and --out are required");
     o.resume = args.flag("resume");
+    o.initFrom = args.value("init-from");
+    if (o.resume && !o.initFrom.empty()) throw UsageError("--resume and --init-from exclude each other");
     o.steps = args.integer("steps", o.steps);
     o.batchSize = args.integer("batch", o.batchSize);
     o.learningRate = args.number("lr", o.learningRate);
     o.warmupSteps = args.integer("warmup", o.warmupSteps);
+    o.minLearningRate = args.number("min-lr", o.minLearningRate);
     o.config.dim = args.integer("dim", o.config.dim);
     o.config.layers = args.integer("layers", o.config.layers);
     o.config.heads = args.integer("heads", o.config.heads);
