@@ -3,8 +3,8 @@
 #include "stats.h"
 #include "workload.h"
 
-#include "core/generate.h"
-#include "core/torch_decoder.h"
+#include "generate.h"
+#include "torch_decoder.h"
 
 #include <algorithm>
 #include <fstream>

@@ -3,9 +3,9 @@
 #include "bench_results.h"
 #include "timed_decoder.h"
 
-#include "core/couplet_model.h"
-#include "core/scheduler.h"
-#include "core/system_monitor.h"
+#include "couplet_model.h"
+#include "scheduler.h"
+#include "system_monitor.h"
 
 #include <functional>
 #include <memory>

@@ -5,9 +5,9 @@
 // not grow with the input. One case per process, so that VmHWM is its own;
 // bench/csv_bench.sh runs the sizes and collects the JSON.
 
-#include "core/bulk_job.h"
-#include "core/bulk_journal.h"
-#include "core/scheduler_row_generator.h"
+#include "bulk_job.h"
+#include "bulk_journal.h"
+#include "scheduler_row_generator.h"
 
 #include <nlohmann/json.hpp>
 

@@ -2,9 +2,9 @@
 // the main thread measures how late it fires (event-loop delay) while the
 // engine thread generates and delivers batched text chunks. Prints a table
 // and writes JSON. Uses the fake backend from the tests, or --model DIR.
-#include "engine/engine_controller.h"
-#include "engine/model_backend.h"
-#include "tests/engine/fake_backend.h"
+#include "engine_controller.h"
+#include "model_backend.h"
+#include "fake_backend.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

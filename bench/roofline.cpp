@@ -1,7 +1,7 @@
 #include "roofline.h"
 
-#include "core/couplet_model.h"
-#include "core/couplet_model_impl.h"
+#include "couplet_model.h"
+#include "couplet_model_impl.h"
 
 #include <torch/cuda.h>
 #include <torch/torch.h>

@@ -2,7 +2,7 @@
 
 #include "bench_results.h"
 
-#include "core/model_config.h"
+#include "model_config.h"
 
 namespace couplet {
 class CoupletModel;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/decoder.h"
+#include "decoder.h"
 
 #include <chrono>
 

@@ -1,6 +1,6 @@
 #include "workload.h"
 
-#include "core/couplet_model.h"
+#include "couplet_model.h"
 
 #include <array>
 #include <stdexcept>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/generation_spec.h"
+#include "generation_spec.h"
 
 #include <vector>
 

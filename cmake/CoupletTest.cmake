@@ -4,7 +4,7 @@ function(couplet_add_test name)
   cmake_parse_arguments(ARG "GUI" "TIMEOUT" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE couplet::options ${ARG_LIBS})
-  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
+  target_include_directories(${name} PRIVATE ${PROJECT_BINARY_DIR}/generated)
   add_test(NAME ${name} COMMAND ${name})
   set(env "COUPLET_TEST_DATA=${PROJECT_SOURCE_DIR}/tests/data"
           "COUPLET_MODEL_DIR=${PROJECT_SOURCE_DIR}/resources/models/default")

@@ -3,7 +3,7 @@
 #include "engine_backend.h"
 #include "engine_types.h"
 
-#include "core/scheduler.h"
+#include "scheduler.h"
 
 namespace couplet {
 

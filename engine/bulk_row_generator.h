@@ -2,8 +2,8 @@
 
 #include "engine_backend.h"
 
-#include "core/row_generator.h"
-#include "core/scheduler.h"
+#include "row_generator.h"
+#include "scheduler.h"
 
 #include <cstdint>
 #include <functional>

@@ -1,6 +1,6 @@
 #include "bulk_runner.h"
 
-#include "core/text_encoding.h"
+#include "text_encoding.h"
 
 #include <QFileInfo>
 

@@ -3,8 +3,8 @@
 #include "bulk_row_generator.h"
 #include "engine_types.h"
 
-#include "core/bulk_job.h"
-#include "core/bulk_journal.h"
+#include "bulk_job.h"
+#include "bulk_journal.h"
 
 #include <memory>
 

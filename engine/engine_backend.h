@@ -1,9 +1,9 @@
 #pragma once
 
-#include "core/couplet_model.h"
-#include "core/decoder.h"
-#include "core/generation_spec.h"
-#include "core/token_policy.h"
+#include "device_options.h"
+#include "decoder.h"
+#include "generation_spec.h"
+#include "token_policy.h"
 
 #include <filesystem>
 #include <functional>

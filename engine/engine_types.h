@@ -1,8 +1,8 @@
 #pragma once
 
-#include "core/bulk_job.h"
-#include "core/couplet_model.h"
-#include "core/generation_spec.h"
+#include "bulk_progress.h"
+#include "device_options.h"
+#include "generation_spec.h"
 
 #include <QList>
 #include <QMetaType>

@@ -4,9 +4,9 @@
 #include "bulk_runner.h"
 #include "tracked_policy.h"
 
-#include "core/scheduler.h"
-#include "core/system_monitor.h"
-#include "core/throughput_meter.h"
+#include "scheduler.h"
+#include "system_monitor.h"
+#include "throughput_meter.h"
 
 #include <QElapsedTimer>
 #include <QTimer>

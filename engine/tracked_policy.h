@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/generation_spec.h"
-#include "core/token_policy.h"
+#include "generation_spec.h"
+#include "token_policy.h"
 
 #include <functional>
 #include <memory>

@@ -3,10 +3,10 @@
 // UTF-8 with increasing numbers and lines, errors have 1-based positions, and
 // whatever was read is read back the same after writing it with the writer.
 
-#include "core/csv_reader.h"
-#include "core/csv_writer.h"
-#include "core/text_encoding.h"
-#include "core/utf8.h"
+#include "csv_reader.h"
+#include "csv_writer.h"
+#include "text_encoding.h"
+#include "utf8.h"
 
 #include <cstdint>
 #include <cstdlib>

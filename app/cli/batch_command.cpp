@@ -2,9 +2,9 @@
 #include "commands.h"
 #include "model_options.h"
 
-#include "core/bulk_job.h"
-#include "core/bulk_journal.h"
-#include "core/scheduler_row_generator.h"
+#include "bulk_job.h"
+#include "bulk_journal.h"
+#include "scheduler_row_generator.h"
 
 #include <algorithm>
 #include <csignal>

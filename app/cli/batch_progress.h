@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/bulk_job.h"
+#include "bulk_job.h"
 
 #include <chrono>
 #include <cstdio>

@@ -1,9 +1,9 @@
 #include "commands.h"
 #include "model_options.h"
 
-#include "bench/batching_bench.h"
-#include "bench/bench_report_writer.h"
-#include "bench/roofline.h"
+#include "batching_bench.h"
+#include "bench_report_writer.h"
+#include "roofline.h"
 
 #include <algorithm>
 #include <iostream>

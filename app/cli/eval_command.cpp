@@ -1,12 +1,12 @@
 #include "commands.h"
 #include "model_options.h"
 
-#include "core/couplet_check.h"
-#include "core/couplet_model_impl.h"
-#include "core/generate.h"
-#include "core/trainer.h"
-#include "core/training_data.h"
-#include "core/utf8.h"
+#include "couplet_check.h"
+#include "couplet_model_impl.h"
+#include "generate.h"
+#include "trainer.h"
+#include "training_data.h"
+#include "utf8.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 #include "commands.h"
 #include "model_options.h"
 
-#include "core/generate.h"
+#include "generate.h"
 
 #include <nlohmann/json.hpp>
 

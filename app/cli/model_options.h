@@ -2,7 +2,7 @@
 
 #include "args.h"
 
-#include "core/couplet_model.h"
+#include "couplet_model.h"
 
 #include <memory>
 

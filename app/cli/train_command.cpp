@@ -1,6 +1,6 @@
 #include "commands.h"
 
-#include "core/trainer.h"
+#include "trainer.h"
 
 #include <iostream>
 

@@ -1,10 +1,10 @@
 #include "studio_app.h"
 
-#include "engine/model_backend.h"
-#include "ui/mainwindow/main_window.h"
-#include "ui/preview/couplet_exporter.h"
-#include "ui/preview/couplet_preview.h"
-#include "ui/prompt/prompt_panel.h"
+#include "model_backend.h"
+#include "mainwindow/main_window.h"
+#include "preview/couplet_exporter.h"
+#include "preview/couplet_preview.h"
+#include "prompt/prompt_panel.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -1,14 +1,14 @@
 #include "studio_app.h"
 
-#include "ui/bulk/bulk_job_bar.h"
-#include "ui/charts/charts_panel.h"
-#include "ui/editor/editor_view.h"
-#include "ui/history/history_model.h"
-#include "ui/mainwindow/main_window.h"
-#include "ui/prompt/prompt_panel.h"
-#include "ui/queue/queue_model.h"
-#include "ui/queue/queue_view.h"
-#include "ui/tuning/tuning_panel.h"
+#include "bulk/bulk_job_bar.h"
+#include "charts/charts_panel.h"
+#include "editor/editor_view.h"
+#include "history/history_model.h"
+#include "mainwindow/main_window.h"
+#include "prompt/prompt_panel.h"
+#include "queue/queue_model.h"
+#include "queue/queue_view.h"
+#include "tuning/tuning_panel.h"
 
 #include <QApplication>
 #include <QDir>

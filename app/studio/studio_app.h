@@ -1,8 +1,8 @@
 #pragma once
 
-#include "engine/engine_controller.h"
-#include "ui/bulk/bulk_import.h"
-#include "ui/history/history_store.h"
+#include "engine_controller.h"
+#include "bulk/bulk_import.h"
+#include "history/history_store.h"
 
 #include <QElapsedTimer>
 #include <QHash>

@@ -1,10 +1,10 @@
-#include "bench/stats.h"
-#include "bench/timed_decoder.h"
-#include "core/tiny_model.h"
+#include "stats.h"
+#include "timed_decoder.h"
+#include "tiny_model.h"
 
-#include "core/couplet_model.h"
-#include "core/generate.h"
-#include "core/scheduler.h"
+#include "couplet_model.h"
+#include "generate.h"
+#include "scheduler.h"
 
 #include <check.h>
 

@@ -3,6 +3,7 @@
 // Files for the CSV, encoding and bulk-job tests: a scratch folder removed at
 // the end, and text converted with iconv into the encodings Excel writes.
 
+#include "source_dir.h"
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>

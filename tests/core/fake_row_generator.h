@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/row_generator.h"
+#include "row_generator.h"
 
 #include <cstdint>
 #include <deque>

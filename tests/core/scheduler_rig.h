@@ -3,7 +3,7 @@
 #include "fake_decoder.h"
 #include "fake_policy.h"
 
-#include "core/scheduler.h"
+#include "scheduler.h"
 
 #include <map>
 #include <memory>

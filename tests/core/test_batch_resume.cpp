@@ -5,8 +5,8 @@
 #include "csv_test_util.h"
 #include "tiny_model.h"
 
-#include "core/csv_reader.h"
-#include "core/utf8.h"
+#include "csv_reader.h"
+#include "utf8.h"
 
 #include <chrono>
 #include <csignal>

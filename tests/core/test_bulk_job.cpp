@@ -1,4 +1,4 @@
-#include "core/bulk_job.h"
+#include "bulk_job.h"
 
 #include "csv_test_util.h"
 #include "fake_row_generator.h"

@@ -1,4 +1,4 @@
-#include "core/bulk_journal.h"
+#include "bulk_journal.h"
 
 #include "csv_test_util.h"
 

@@ -1,5 +1,5 @@
-#include "core/column_mapping.h"
-#include "core/prompt_row.h"
+#include "column_mapping.h"
+#include "prompt_row.h"
 
 #include <check.h>
 

@@ -1,11 +1,11 @@
 #include "tiny_model.h"
 
-#include "core/couplet_model.h"
-#include "core/generate.h"
-#include "core/hengpi_list.h"
-#include "core/tone_table.h"
-#include "core/utf8.h"
-#include "core/vocab.h"
+#include "couplet_model.h"
+#include "generate.h"
+#include "hengpi_list.h"
+#include "tone_table.h"
+#include "utf8.h"
+#include "vocab.h"
 
 #include <check.h>
 

@@ -1,4 +1,4 @@
-#include "core/csv_reader.h"
+#include "csv_reader.h"
 
 #include "csv_test_util.h"
 

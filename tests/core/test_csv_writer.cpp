@@ -1,6 +1,6 @@
-#include "core/csv_reader.h"
-#include "core/csv_writer.h"
-#include "core/result_format.h"
+#include "csv_reader.h"
+#include "csv_writer.h"
+#include "result_format.h"
 
 #include "csv_test_util.h"
 

@@ -1,6 +1,6 @@
 #include "tiny_model.h"
 
-#include "core/torch_decoder.h"
+#include "torch_decoder.h"
 
 #include <check.h>
 

@@ -1,8 +1,8 @@
 #include "tiny_model.h"
 
-#include "core/couplet_model.h"
-#include "core/safetensors.h"
-#include "core/vocab.h"
+#include "couplet_model.h"
+#include "safetensors.h"
+#include "vocab.h"
 
 #include <check.h>
 

@@ -1,11 +1,11 @@
 #include "tiny_model.h"
 
-#include "core/couplet_model.h"
-#include "core/generate.h"
-#include "core/trainer.h"
-#include "core/training_data.h"
-#include "core/utf8.h"
-#include "core/vocab.h"
+#include "couplet_model.h"
+#include "generate.h"
+#include "trainer.h"
+#include "training_data.h"
+#include "utf8.h"
+#include "vocab.h"
 
 #include <check.h>
 

@@ -1,8 +1,8 @@
 #include "check.h"
 #include "tiny_model.h"
 
-#include "core/scheduler_row_generator.h"
-#include "core/utf8.h"
+#include "scheduler_row_generator.h"
+#include "utf8.h"
 
 #include <map>
 #include <optional>

@@ -1,7 +1,7 @@
-#include "core/couplet_model.h"
-#include "core/generate.h"
-#include "core/scheduler.h"
-#include "core/utf8.h"
+#include "couplet_model.h"
+#include "generate.h"
+#include "scheduler.h"
+#include "utf8.h"
 
 #include <check.h>
 

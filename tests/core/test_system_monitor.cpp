@@ -1,4 +1,4 @@
-#include "core/system_monitor.h"
+#include "system_monitor.h"
 
 #include <check.h>
 

@@ -1,5 +1,5 @@
-#include "core/text_decoder.h"
-#include "core/text_encoding.h"
+#include "text_decoder.h"
+#include "text_encoding.h"
 
 #include "csv_test_util.h"
 

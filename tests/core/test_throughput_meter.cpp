@@ -1,4 +1,4 @@
-#include "core/throughput_meter.h"
+#include "throughput_meter.h"
 
 #include <check.h>
 

@@ -1,4 +1,4 @@
-#include "core/utf8.h"
+#include "utf8.h"
 
 #include <check.h>
 

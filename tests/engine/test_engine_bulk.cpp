@@ -1,7 +1,7 @@
 #include "fake_backend.h"
 
-#include "core/csv_reader.h"
-#include "engine/engine_controller.h"
+#include "csv_reader.h"
+#include "engine_controller.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>

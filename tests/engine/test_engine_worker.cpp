@@ -1,6 +1,6 @@
 #include "fake_backend.h"
 
-#include "engine/engine_controller.h"
+#include "engine_controller.h"
 
 #include <QSet>
 #include <QSignalSpy>

@@ -1,13 +1,13 @@
-#include "app/studio/studio_app.h"
-#include "tests/engine/fake_backend.h"
+#include "studio_app.h"
+#include "fake_backend.h"
 
-#include "ui/editor/editor_view.h"
-#include "ui/history/history_model.h"
-#include "ui/history/history_panel.h"
-#include "ui/mainwindow/main_window.h"
-#include "ui/preview/couplet_preview.h"
-#include "ui/prompt/prompt_panel.h"
-#include "ui/queue/queue_model.h"
+#include "editor/editor_view.h"
+#include "history/history_model.h"
+#include "history/history_panel.h"
+#include "mainwindow/main_window.h"
+#include "preview/couplet_preview.h"
+#include "prompt/prompt_panel.h"
+#include "queue/queue_model.h"
 
 #include <QPushButton>
 #include <QStandardPaths>

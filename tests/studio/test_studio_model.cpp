@@ -1,18 +1,18 @@
-#include "app/studio/studio_app.h"
-#include "engine/model_backend.h"
+#include "studio_app.h"
+#include "model_backend.h"
 
-#include "core/model_config.h"
-#include "core/safetensors.h"
-#include "core/transformer.h"
-#include "core/utf8.h"
-#include "core/vocab.h"
+#include "model_config.h"
+#include "safetensors.h"
+#include "transformer.h"
+#include "utf8.h"
+#include "vocab.h"
 
-#include "ui/editor/editor_view.h"
-#include "ui/history/history_model.h"
-#include "ui/history/history_panel.h"
-#include "ui/mainwindow/main_window.h"
-#include "ui/prompt/prompt_panel.h"
-#include "ui/queue/queue_model.h"
+#include "editor/editor_view.h"
+#include "history/history_model.h"
+#include "history/history_panel.h"
+#include "mainwindow/main_window.h"
+#include "prompt/prompt_panel.h"
+#include "queue/queue_model.h"
 
 #include <QPushButton>
 #include <QStandardPaths>

@@ -1,5 +1,5 @@
-#include "ui/preview/couplet_exporter.h"
-#include "ui/preview/couplet_preview.h"
+#include "preview/couplet_exporter.h"
+#include "preview/couplet_preview.h"
 
 #include <QFile>
 #include <QFontDatabase>

@@ -1,4 +1,5 @@
-#include "ui/bulk/csv_import_dialog.h"
+#include "source_dir.h"
+#include "bulk/csv_import_dialog.h"
 
 #include <QComboBox>
 #include <QTableWidget>

@@ -1,4 +1,4 @@
-#include "ui/editor/editor_view.h"
+#include "editor/editor_view.h"
 
 #include <QApplication>
 #include <QKeyEvent>

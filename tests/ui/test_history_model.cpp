@@ -1,5 +1,5 @@
-#include "ui/history/history_model.h"
-#include "ui/history/history_store.h"
+#include "history/history_model.h"
+#include "history/history_store.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

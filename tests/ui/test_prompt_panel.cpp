@@ -1,4 +1,4 @@
-#include "ui/prompt/prompt_panel.h"
+#include "prompt/prompt_panel.h"
 
 #include <QComboBox>
 #include <QApplication>

@@ -1,4 +1,4 @@
-#include "ui/queue/queue_model.h"
+#include "queue/queue_model.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

@@ -1,4 +1,4 @@
-#include "ui/tuning/tuning_panel.h"
+#include "tuning/tuning_panel.h"
 
 #include <QSignalSpy>
 #include <QSpinBox>

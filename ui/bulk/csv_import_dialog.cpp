@@ -1,7 +1,7 @@
 #include "csv_import_dialog.h"
 
-#include "core/csv_reader.h"
-#include "core/text_encoding.h"
+#include "csv_reader.h"
+#include "text_encoding.h"
 
 #include <QCheckBox>
 #include <QComboBox>

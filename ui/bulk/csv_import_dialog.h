@@ -2,7 +2,7 @@
 
 #include "bulk_import.h"
 
-#include "core/column_mapping.h"
+#include "column_mapping.h"
 
 #include <QDialog>
 

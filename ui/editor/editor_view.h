@@ -1,7 +1,7 @@
 #pragma once
 
-#include "core/generation_spec.h"
-#include "ui/preview/couplet_text.h"
+#include "generation_spec.h"
+#include "preview/couplet_text.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ui/preview/couplet_text.h"
+#include "preview/couplet_text.h"
 
 #include <QDateTime>
 #include <QString>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "core/generation_spec.h"
-#include "ui/bulk/bulk_import.h"
-#include "ui/preview/couplet_style.h"
+#include "generation_spec.h"
+#include "bulk/bulk_import.h"
+#include "preview/couplet_style.h"
 
 #include <QMainWindow>
 

@@ -1,6 +1,6 @@
 #include "tuning_panel.h"
 
-#include "ui/charts/dual_axis_chart.h"
+#include "charts/dual_axis_chart.h"
 
 #include <QEvent>
 #include <QFormLayout>

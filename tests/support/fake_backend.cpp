@@ -1,7 +1,7 @@
 #include "fake_backend.h"
 
-#include "core/fake_decoder.h"
-#include "core/fake_policy.h"
+#include "fake_decoder.h"
+#include "fake_policy.h"
 
 #include <stdexcept>
 #include <thread>

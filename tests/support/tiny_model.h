@@ -6,10 +6,10 @@
 // 横批 phrase list over them. Random weights write nonsense, but the couplet
 // constraints are enforced by masking, so the couplets are well-formed.
 
-#include "core/couplet_model_impl.h"
-#include "core/model_config.h"
-#include "core/transformer.h"
-#include "core/utf8.h"
+#include "couplet_model_impl.h"
+#include "model_config.h"
+#include "transformer.h"
+#include "utf8.h"
 
 #include <filesystem>
 #include <string>

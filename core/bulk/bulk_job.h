@@ -1,6 +1,7 @@
 #pragma once
 
 #include "bulk_journal.h"
+#include "bulk_progress.h"
 #include "column_mapping.h"
 #include "csv_reader.h"
 #include "result_format.h"
@@ -37,21 +38,6 @@ struct BulkJobOptions {
     GenerationSpec defaults;
     bool resume = false;                    // continue the interrupted job for input+output
     int maxInFlight = 64;                   // rows submitted and not finished; about 2x the batch
-};
-
-enum class BulkState { Idle, Running, Paused, Finished, Cancelled, Failed };
-
-struct BulkProgress {
-    BulkState state = BulkState::Idle;
-    std::uint64_t total = 0;        // data records in the input
-    std::uint64_t read = 0;         // records read so far in this run (done ones skipped)
-    std::uint64_t ok = 0;           // rows in the journal, this run and earlier ones
-    std::uint64_t invalid = 0;
-    std::uint64_t failed = 0;
-    std::uint64_t inFlight = 0;
-    double rowsPerSecond = 0;       // rows finished per second in this run
-    double etaSeconds = -1;         // -1 while unknown
-    std::uint64_t done() const { return ok + invalid + failed; }
 };
 
 // Runs a CSV of prompts through a RowGenerator into an output file, with

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "decoder.h"
+#include "device_options.h"
 #include "generation_spec.h"
 #include "token_policy.h"
 
@@ -21,12 +22,6 @@ public:
 private:
     std::filesystem::path m_path;
     std::string m_reason;
-};
-
-struct DeviceOptions {
-    std::string device = "auto";   // "cpu", "cuda" or "auto"
-    bool halfPrecision = true;     // fp16/bf16 on a GPU; always fp32 on the CPU
-    int threads = 0;               // CPU threads; 0 = all cores
 };
 
 class CoupletModelImpl;

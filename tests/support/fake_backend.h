@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/engine_backend.h"
+#include "engine_backend.h"
 
 #include <atomic>
 #include <memory>

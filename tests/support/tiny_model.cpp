@@ -1,7 +1,7 @@
 #include "tiny_model.h"
 
-#include "core/safetensors.h"
-#include "core/vocab.h"
+#include "safetensors.h"
+#include "vocab.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "core/token_policy.h"
+#include "token_policy.h"
 
 #include <string>
 #include <vector>

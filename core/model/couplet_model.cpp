@@ -3,6 +3,7 @@
 #include "couplet_model_impl.h"
 #include "couplet_policy.h"
 #include "safetensors.h"
+#include "source_dir.h"
 #include "torch_decoder.h"
 #include "utf8.h"
 
