@@ -1,5 +1,7 @@
 #include "model_backend.h"
 
+#include "couplet_model.h"
+
 #include <torch/torch.h>
 
 namespace couplet {
