@@ -1,5 +1,6 @@
 #include "studio_app.h"
 
+#include "couplet_model.h"
 #include "model_backend.h"
 #include "mainwindow/main_window.h"
 #include "preview/couplet_exporter.h"
