@@ -1,6 +1,8 @@
 #include "batching_bench.h"
 
 #include "stats.h"
+
+#include "percentile.h"
 #include "workload.h"
 
 #include "generate.h"

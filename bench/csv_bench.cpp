@@ -7,6 +7,7 @@
 
 #include "bulk_job.h"
 #include "bulk_journal.h"
+#include "couplet_model.h"
 #include "scheduler_row_generator.h"
 
 #include <nlohmann/json.hpp>

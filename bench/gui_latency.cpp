@@ -5,6 +5,7 @@
 #include "engine_controller.h"
 #include "model_backend.h"
 #include "fake_backend.h"
+#include "percentile.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -32,18 +33,10 @@ struct Run {
     qint64 requests = 0;
 };
 
-double percentile(std::vector<double> v, double p)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, std::size_t(p * double(v.size())))];
-}
-
 void report(const Run& run, double seconds, const QString& backend, const QString& jsonPath)
 {
-    const double p50 = percentile(run.lateMs, 0.50), p95 = percentile(run.lateMs, 0.95);
-    const double p99 = percentile(run.lateMs, 0.99), max = percentile(run.lateMs, 1.0);
+    const double p50 = percentile(run.lateMs, 50), p95 = percentile(run.lateMs, 95);
+    const double p99 = percentile(run.lateMs, 99), max = percentile(run.lateMs, 100);
     std::printf("backend            %s\n", qPrintable(backend));
     std::printf("duration s         %.1f\n", seconds);
     std::printf("tokens/s           %.0f\n", run.tokens / seconds);

@@ -1,8 +1,9 @@
 #include "auto_tuner.h"
 
+#include "percentile.h"
+
 #include <algorithm>
 #include <chrono>
-#include <vector>
 
 namespace couplet {
 namespace {
@@ -11,61 +12,71 @@ namespace {
 // as they do under real load.
 int sequencesFor(int batch) { return std::clamp(2 * batch, 8, 256); }
 
-double percentile(std::vector<double> values, double p)
-{
-    if (values.empty())
-        return 0;
-    std::sort(values.begin(), values.end());
-    const auto index = std::size_t(std::min<double>(values.size() - 1, p * double(values.size())));
-    return values[index];
-}
-
 } // namespace
 
-AutoTuner::AutoTuner(Scheduler& scheduler, const EngineBackend& backend, int maxStepTokens)
-    : m_scheduler(scheduler), m_backend(backend), m_maxStepTokens(maxStepTokens)
+AutoTuner::AutoTuner(Scheduler& scheduler, const EngineBackend& backend, int maxStepTokens, QList<int> batchSizes)
+    : m_scheduler(scheduler), m_backend(backend), m_maxStepTokens(maxStepTokens), m_batchSizes(std::move(batchSizes))
 {
 }
 
-AutoTuneResult AutoTuner::measure(int batch)
+AutoTuner::~AutoTuner()
 {
-    m_scheduler.setSettings({batch, 0, m_maxStepTokens});
+    if (m_outstanding > 0)
+        m_scheduler.cancelJob(kJobId);
+}
+
+bool AutoTuner::startNext()
+{
+    if (m_batchSizes.isEmpty())
+        return false;
+    m_batch = m_batchSizes.takeFirst();
+    SchedulerSettings settings;
+    settings.maxBatch = m_batch;
+    settings.maxWaitMs = 0;
+    settings.maxStepTokens = m_maxStepTokens;
+    m_scheduler.setSettings(settings);
     GenerationSpec spec;
     spec.keywords = "春";
     spec.length = 7;
-    std::vector<double> latencies;
-    int tokens = 0;
-    int done = 0;
-    const int count = sequencesFor(batch);
-    for (int i = 0; i < count; ++i) {
+    m_tokens = 0;
+    m_latencies.clear();
+    const int count = sequencesFor(m_batch);
+    // Policies first: if one cannot be made, nothing is queued.
+    std::vector<std::unique_ptr<TokenPolicy>> policies;
+    for (int i = 0; i < count; ++i)
+        policies.push_back(m_backend.makePolicy(spec, i));
+    m_start = Clock::now();
+    for (auto& policy : policies) {
         SequenceRequest request;
         request.priority = Priority::Bulk;
         request.jobId = kJobId;
-        request.policy = m_backend.makePolicy(spec, i);
-        request.onFinish = [&](const SequenceResult& r) {
-            tokens += int(r.tokens.size());
-            if (r.status == RequestStatus::Done) {
-                ++done;
-                latencies.push_back(r.metrics.totalMs);
-            }
+        request.policy = std::move(policy);
+        request.onFinish = [this](const SequenceResult& r) {
+            --m_outstanding;
+            m_tokens += int(r.tokens.size());
+            if (r.status == RequestStatus::Done)
+                m_latencies.push_back(r.metrics.totalMs);
         };
+        ++m_outstanding;
         m_scheduler.submit(std::move(request));
     }
-    const auto start = Clock::now();
-    auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
-    while (m_scheduler.hasWork()) {
-        m_scheduler.step();
-        if (elapsed() > kMaxSecondsPerBatch)
-            m_scheduler.cancelJob(kJobId);
-    }
-    const double seconds = std::max(1e-6, elapsed());
+    return true;
+}
+
+std::optional<AutoTuneResult> AutoTuner::poll()
+{
+    const double seconds = std::chrono::duration<double>(Clock::now() - m_start).count();
+    if (m_outstanding > 0 && seconds > kMaxSecondsPerBatch)
+        m_scheduler.cancelJob(kJobId);
+    if (m_outstanding > 0)
+        return std::nullopt;
     AutoTuneResult result;
-    result.batch = batch;
-    result.tokensPerSecond = tokens / seconds;
-    result.coupletsPerSecond = done / seconds;
-    result.p95LatencyMs = percentile(latencies, 0.95);
-    for (double l : latencies)
-        result.meanLatencyMs += l / double(latencies.size());
+    result.batch = m_batch;
+    result.tokensPerSecond = m_tokens / std::max(1e-6, seconds);
+    result.coupletsPerSecond = double(m_latencies.size()) / std::max(1e-6, seconds);
+    result.p95LatencyMs = percentile(m_latencies, 95);
+    for (double l : m_latencies)
+        result.meanLatencyMs += l / double(m_latencies.size());
     return result;
 }
 

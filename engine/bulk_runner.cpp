@@ -32,9 +32,10 @@ std::string modelName(const BulkRequest& r)
 } // namespace
 
 BulkRunner::BulkRunner(quint64 jobId, const BulkRequest& request, Scheduler& scheduler,
-                       const EngineBackend& backend, BulkRowGenerator::Observer observer)
+                       const EngineBackend& backend, std::function<void(const SequenceResult&)> observer)
     : m_jobId(jobId), m_request(request), m_journal(request.journal.toStdString()),
-      m_generator(scheduler, backend, jobId, modelName(request), std::move(observer))
+      m_generator(scheduler, CoupletSource::of(backend), modelName(request),
+                  SchedulerRowGenerator::Options{jobId, false, std::move(observer)})
 {
     m_job = std::make_unique<BulkJob>(jobOptions(request), m_journal, m_generator);
     m_job->start();
@@ -50,6 +51,12 @@ bool BulkRunner::wantsStep() const
 {
     const BulkProgress p = m_job->progress();
     return p.state == BulkState::Running || (p.state == BulkState::Paused && p.inFlight > 0);
+}
+
+bool BulkRunner::isOver() const
+{
+    const BulkState state = m_job->progress().state;
+    return state == BulkState::Finished || state == BulkState::Cancelled || state == BulkState::Failed;
 }
 
 BulkStatus BulkRunner::status() const

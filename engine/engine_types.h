@@ -1,8 +1,12 @@
 #pragma once
 
+#include "auto_tune_result.h"
+#include "bulk_import.h"
 #include "bulk_progress.h"
 #include "device_options.h"
+#include "engine_stats.h"
 #include "generation_spec.h"
+#include "scheduler_settings.h"
 
 #include <QList>
 #include <QMetaType>
@@ -47,47 +51,8 @@ struct RequestSummary {
     double tokensPerSecond = 0;        // tokens / time spent generating
 };
 
-struct EngineSettings {
-    int maxBatch = 32;
-    int maxWaitMs = 50;
-    int maxStepTokens = 2048;
-    int threads = 0;
-};
-
-// About once a second: throughput over the meter's window and the machine.
-struct EngineStats {
-    double tokensPerSecond = 0;
-    double coupletsPerSecond = 0;
-    double p50LatencyMs = 0;
-    double p95LatencyMs = 0;
-    double batchOccupancy = 0;   // 0..1
-    int queueDepth = 0;
-    int running = 0;
-    int maxBatch = 0;            // effective slots
-    bool hasGpu = false;
-    double deviceUtilPercent = 0;  // GPU, else this process's CPU share
-    double deviceMemoryMiB = 0;    // GPU memory, else resident memory
-    QString source;
-};
-
-struct AutoTuneResult {
-    int batch = 0;
-    double tokensPerSecond = 0;
-    double coupletsPerSecond = 0;
-    double meanLatencyMs = 0;
-    double p95LatencyMs = 0;
-};
-
-// A bulk CSV job as the import dialog set it up.
-struct BulkRequest {
-    QString input;
-    QString output;
-    QString encoding;          // "" = detect; else a name parseEncodingName() takes
-    QString mapping;           // ColumnMapping::toString() form; "" = from the header
-    bool jsonLines = false;
-    bool bom = true;           // CSV: UTF-8 BOM for Excel
-    bool englishHeader = false;
-    bool resume = false;
+// A bulk CSV job: the import dialog's choices, and what the app adds.
+struct BulkRequest : BulkImport {
     GenerationSpec defaults;   // length, sampling for every row
     int maxInFlight = 64;
     QString journal;           // the SQLite journal's path

@@ -1,7 +1,7 @@
 #include "engine_worker.h"
 
 #include "auto_tuner.h"
-#include "bulk_runner.h"
+#include "bulk_slot.h"
 #include "tracked_policy.h"
 
 #include "scheduler.h"
@@ -12,6 +12,7 @@
 #include <QTimer>
 
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 namespace couplet {
@@ -39,11 +40,12 @@ struct RequestInfo {
 } // namespace
 
 struct EngineWorker::Impl {
+    Impl(BulkSlot::Emit emit, BulkSlot::Observer observer) : bulk(std::move(emit), std::move(observer)) {}
+
     BackendLoader loader;
     std::shared_ptr<EngineBackend> backend;
     std::unique_ptr<Decoder> decoder;
     std::unique_ptr<Scheduler> scheduler;
-    std::unique_ptr<BulkRunner> bulk;
     QString modelDir;
     ThroughputMeter meter{std::chrono::seconds(10)};
     SystemMonitor monitor;
@@ -53,16 +55,17 @@ struct EngineWorker::Impl {
     std::map<std::pair<quint64, int>, qsizetype> pendingIndex;
     QElapsedTimer sinceFlush;
     QElapsedTimer sinceStats;
-    QElapsedTimer sinceBulkStatus;
     QTimer* statsTimer = nullptr;
-    QList<int> tuneQueue;
+    std::unique_ptr<AutoTuner> tuner;
+    BulkSlot bulk;
     std::string lastWarning;
     bool stepPosted = false;
     bool shuttingDown = false;
 
     void shutDownScheduler()
     {
-        bulk.reset();
+        tuner.reset();
+        bulk.drop();
         if (scheduler)
             scheduler->cancelAll();
         scheduler.reset();
@@ -71,7 +74,10 @@ struct EngineWorker::Impl {
     }
 };
 
-EngineWorker::EngineWorker(BackendLoader loader) : m_impl(std::make_unique<Impl>())
+EngineWorker::EngineWorker(BackendLoader loader)
+    : m_impl(std::make_unique<Impl>(
+          [this](const BulkStatus& s) { Q_EMIT bulkStatus(s); },
+          [this](const SequenceResult& s) { m_impl->meter.recordRequest(Clock::now(), s); }))
 {
     m_impl->loader = std::move(loader);
     m_impl->statsTimer = new QTimer(this);
@@ -79,7 +85,6 @@ EngineWorker::EngineWorker(BackendLoader loader) : m_impl(std::make_unique<Impl>
     connect(m_impl->statsTimer, &QTimer::timeout, this, &EngineWorker::emitStats);
     m_impl->sinceFlush.start();
     m_impl->sinceStats.start();
-    m_impl->sinceBulkStatus.start();
 }
 
 EngineWorker::~EngineWorker()
@@ -92,16 +97,15 @@ EngineWorker::~EngineWorker()
 void EngineWorker::loadModel(const QString& dir, const DeviceOptions& options)
 {
     Impl& d = *m_impl;
-    d.shuttingDown = true;
+    // Work in flight ends visibly: requests as Cancelled, a bulk job paused.
+    endWorkForReload();
     d.shutDownScheduler();
-    d.shuttingDown = false;
     d.backend.reset();
     d.modelDir = dir;
     try {
         d.backend = d.loader(dir.toStdString(), options);
         d.decoder = d.backend->makeDecoder();
-        d.scheduler = std::make_unique<Scheduler>(
-            *d.decoder, SchedulerSettings{d.settings.maxBatch, d.settings.maxWaitMs, d.settings.maxStepTokens});
+        d.scheduler = std::make_unique<Scheduler>(*d.decoder, d.settings);
     } catch (const std::exception& e) {
         d.shutDownScheduler();
         d.backend.reset();
@@ -123,27 +127,32 @@ void EngineWorker::submit(quint64 requestId, const GenerationSpec& spec, bool bu
     QString problem;
     if (!d.scheduler)
         problem = tr("No model is loaded.");
+    else if (d.tuner)
+        problem = tr("Auto-tune is measuring the engine; generate again when it has finished.");
     else
         problem = qs(d.backend->validate(spec));
+    // Every policy before any submission: if one cannot be made, nothing of
+    // the request is queued and it fails with the reason.
+    std::vector<std::unique_ptr<TokenPolicy>> policies;
+    try {
+        for (int i = 0; problem.isEmpty() && i < candidates; ++i)
+            policies.push_back(d.backend->makePolicy(spec, i));
+    } catch (const std::exception& e) {
+        problem = qs(e.what());
+    }
     if (!problem.isEmpty()) {
-        for (int i = 0; i < candidates; ++i)
-            Q_EMIT candidateFinished({requestId, i, Outcome::Failed, problem, {}, {}, {}, 0, 0, 0});
-        RequestSummary summary;
-        summary.requestId = requestId;
-        summary.outcome = Outcome::Failed;
-        summary.error = problem;
-        Q_EMIT requestFinished(summary);
+        failRequest(requestId, candidates, problem);
         return;
     }
     d.requests[requestId].remaining = candidates;
+    const EngineBackend* backend = d.backend.get();
     for (int i = 0; i < candidates; ++i) {
         auto snapshot = std::make_shared<CoupletSnapshot>();
         SequenceRequest request;
         request.priority = bulk ? Priority::Bulk : Priority::Interactive;
         request.jobId = requestId;
-        const EngineBackend* backend = d.backend.get();
         request.policy = std::make_unique<TrackedPolicy>(
-            d.backend->makePolicy(spec, i),
+            std::move(policies[std::size_t(i)]),
             [backend](const TokenPolicy& p) { return backend->coupletOf(p); }, snapshot);
         const SequenceInfo info{requestId, i, snapshot};
         request.onDelta = [this, info](RequestId, std::string_view text) { appendDelta(info, text); };
@@ -151,6 +160,31 @@ void EngineWorker::submit(quint64 requestId, const GenerationSpec& spec, bool bu
         d.scheduler->submit(std::move(request));
     }
     scheduleStep();
+}
+
+void EngineWorker::failRequest(quint64 requestId, int candidates, const QString& message)
+{
+    for (int i = 0; i < candidates; ++i)
+        Q_EMIT candidateFinished({requestId, i, Outcome::Failed, message, {}, {}, {}, 0, 0, 0});
+    RequestSummary summary;
+    summary.requestId = requestId;
+    summary.outcome = Outcome::Failed;
+    summary.error = message;
+    Q_EMIT requestFinished(summary);
+}
+
+// Before the scheduler goes: an auto-tune ends with a message, a bulk job
+// pauses with its journal intact, and every request ends as Cancelled (its
+// onFinish runs now, while the worker still listens).
+void EngineWorker::endWorkForReload()
+{
+    Impl& d = *m_impl;
+    if (d.tuner)
+        finishAutoTune(tr("The model was reloaded during auto-tune."));
+    d.bulk.park();
+    if (d.scheduler)
+        d.scheduler->cancelAll();
+    flushChunks();
 }
 
 void EngineWorker::appendDelta(const SequenceInfo& info, std::string_view text)
@@ -241,10 +275,9 @@ void EngineWorker::cancel(quint64 requestId)
 
 void EngineWorker::cancelAll()
 {
-    if (m_impl->bulk) {
-        m_impl->bulk->cancel();
-        emitBulkStatus();
-    }
+    if (m_impl->tuner)
+        finishAutoTune(tr("Auto-tune was cancelled."));
+    m_impl->bulk.cancelAll();
     if (m_impl->scheduler)
         m_impl->scheduler->cancelAll();
     scheduleStep();
@@ -257,7 +290,9 @@ void EngineWorker::setSettings(const EngineSettings& settings)
     d.settings = settings;
     if (!d.scheduler)
         return;
-    d.scheduler->setSettings({settings.maxBatch, settings.maxWaitMs, settings.maxStepTokens});
+    // Auto-tune restores the new settings when it ends.
+    if (!d.tuner)
+        d.scheduler->setSettings(settings);
     if (threadsChanged)
         d.backend->setThreads(settings.threads);
 }
@@ -281,7 +316,7 @@ void EngineWorker::runStep()
     d.stepPosted = false;
     if (!d.scheduler)
         return;
-    stepBulk();
+    d.bulk.step();
     try {
         if (d.scheduler->hasWork()) {
             const StepStats stats = d.scheduler->step();
@@ -291,8 +326,11 @@ void EngineWorker::runStep()
         // A step that throws is a bug in a decoder or policy: stop the work in
         // flight rather than spin on the same failure.
         Q_EMIT warning(tr("The engine stopped the running requests: %1").arg(qs(e.what())));
+        if (d.tuner)
+            finishAutoTune(qs(e.what()));
         d.scheduler->cancelAll();
     }
+    stepAutoTune();
     if (d.scheduler->lastWarning() != d.lastWarning) {
         d.lastWarning = d.scheduler->lastWarning();
         if (!d.lastWarning.empty())
@@ -324,21 +362,12 @@ void EngineWorker::emitStats()
     d.sinceStats.restart();
     if (!d.scheduler)
         return;
-    const ThroughputSnapshot t = d.meter.snapshot(Clock::now());
-    const SystemMonitor::Sample m = d.monitor.sample();
     EngineStats s;
-    s.tokensPerSecond = t.tokensPerSecond;
-    s.coupletsPerSecond = t.coupletsPerSecond;
-    s.p50LatencyMs = t.latencyP50Ms;
-    s.p95LatencyMs = t.latencyP95Ms;
-    s.batchOccupancy = t.batchOccupancy;
-    s.queueDepth = d.scheduler->waitingCount();
+    s.throughput = d.meter.snapshot(Clock::now());
+    s.throughput.queueDepth = d.scheduler->waitingCount();
+    s.machine = d.monitor.sample();
     s.running = d.scheduler->runningCount();
     s.maxBatch = d.scheduler->effectiveMaxBatch();
-    s.hasGpu = m.gpu;
-    s.deviceUtilPercent = m.gpu ? m.gpuUtilizationPercent : m.cpuProcessPercent;
-    s.deviceMemoryMiB = m.gpu ? m.gpuMemoryUsedMiB : m.residentMiB;
-    s.source = qs(m.source);
     Q_EMIT statsUpdated(s);
 }
 
@@ -349,41 +378,54 @@ void EngineWorker::runAutoTune(const QList<int>& batchSizes)
         Q_EMIT autoTuneFinished(tr("No model is loaded."));
         return;
     }
-    if (d.scheduler->hasWork()) {
+    if (d.tuner || d.scheduler->hasWork() || d.bulk.wantsStep()) {
         Q_EMIT autoTuneFinished(tr("The queue is busy: run auto-tune when it is empty."));
         return;
     }
-    d.tuneQueue = batchSizes;
-    QMetaObject::invokeMethod(this, &EngineWorker::autoTuneNext, Qt::QueuedConnection);
+    d.tuner = std::make_unique<AutoTuner>(*d.scheduler, *d.backend, d.settings.maxStepTokens, batchSizes);
+    startNextAutoTune();
 }
 
-// One batch size per event-loop turn, so cancels and new settings still get in.
-void EngineWorker::autoTuneNext()
+void EngineWorker::startNextAutoTune()
 {
     Impl& d = *m_impl;
-    if (!d.scheduler || d.tuneQueue.isEmpty()) {
-        if (d.scheduler)
-            d.scheduler->setSettings({d.settings.maxBatch, d.settings.maxWaitMs, d.settings.maxStepTokens});
-        Q_EMIT autoTuneFinished(d.scheduler ? QString() : tr("No model is loaded."));
-        return;
-    }
-    const int batch = d.tuneQueue.takeFirst();
     try {
-        AutoTuner tuner(*d.scheduler, *d.backend, d.settings.maxStepTokens);
-        Q_EMIT autoTunePoint(tuner.measure(batch));
+        if (!d.tuner->startNext()) {
+            finishAutoTune({});
+            return;
+        }
     } catch (const std::exception& e) {
-        d.tuneQueue.clear();
-        d.scheduler->setSettings({d.settings.maxBatch, d.settings.maxWaitMs, d.settings.maxStepTokens});
-        Q_EMIT autoTuneFinished(qs(e.what()));
+        finishAutoTune(qs(e.what()));
         return;
     }
-    QMetaObject::invokeMethod(this, &EngineWorker::autoTuneNext, Qt::QueuedConnection);
+    scheduleStep();
+}
+
+// After each scheduler step: a batch size whose sequences all ended is reported.
+void EngineWorker::stepAutoTune()
+{
+    Impl& d = *m_impl;
+    if (!d.tuner)
+        return;
+    if (const auto result = d.tuner->poll()) {
+        Q_EMIT autoTunePoint(*result);
+        startNextAutoTune();
+    }
+}
+
+void EngineWorker::finishAutoTune(const QString& error)
+{
+    Impl& d = *m_impl;
+    d.tuner.reset();
+    if (d.scheduler)
+        d.scheduler->setSettings(d.settings);
+    Q_EMIT autoTuneFinished(error);
 }
 
 bool EngineWorker::hasWork() const
 {
     const Impl& d = *m_impl;
-    return d.scheduler && (d.scheduler->hasWork() || (d.bulk && d.bulk->wantsStep()));
+    return d.scheduler && (d.scheduler->hasWork() || d.bulk.wantsStep());
 }
 
 void EngineWorker::startBulk(quint64 jobId, const BulkRequest& request)
@@ -396,84 +438,36 @@ void EngineWorker::startBulk(quint64 jobId, const BulkRequest& request)
     failed.progress.state = BulkState::Failed;
     if (!d.scheduler) {
         failed.error = tr("No model is loaded.");
-    } else if (d.bulk && d.bulk->wantsStep()) {
+    } else if (d.tuner) {
+        failed.error = tr("Auto-tune is measuring the engine; start the job when it has finished.");
+    } else if (d.bulk.wantsStep()) {
         failed.error = tr("Another bulk job is running; cancel it first.");
     } else {
-        try {
-            d.bulk.reset();
-            BulkRequest r = request;
-            r.modelDir = d.modelDir;
-            d.bulk = std::make_unique<BulkRunner>(jobId, r, *d.scheduler, *d.backend,
-                                                  [this](const SequenceResult& s) { m_impl->meter.recordRequest(Clock::now(), s); });
-        } catch (const std::exception& e) {
-            d.bulk.reset();
-            failed.error = qs(e.what());
-        }
+        BulkRequest r = request;
+        r.modelDir = d.modelDir;
+        failed.error = d.bulk.start(jobId, r, *d.scheduler, *d.backend);
     }
     if (!failed.error.isEmpty()) {
         Q_EMIT bulkStatus(failed);
         return;
     }
-    emitBulkStatus();
     scheduleStep();
 }
 
-void EngineWorker::pauseBulk(quint64 jobId)
-{
-    if (m_impl->bulk && m_impl->bulk->jobId() == jobId) {
-        m_impl->bulk->pause();
-        emitBulkStatus();
-    }
-}
+void EngineWorker::pauseBulk(quint64 jobId) { m_impl->bulk.pause(jobId); }
 
 void EngineWorker::resumeBulk(quint64 jobId)
 {
-    if (m_impl->bulk && m_impl->bulk->jobId() == jobId) {
-        m_impl->bulk->resume();
-        emitBulkStatus();
+    Impl& d = *m_impl;
+    if (d.bulk.isParked(jobId) && (!d.scheduler || d.tuner)) {
+        Q_EMIT warning(d.scheduler ? tr("Auto-tune is measuring the engine; resume the job when it has finished.")
+                                   : tr("No model is loaded."));
+        return;
+    }
+    if (d.scheduler && d.bulk.resume(jobId, *d.scheduler, *d.backend, d.modelDir))
         scheduleStep();
-    }
 }
 
-void EngineWorker::cancelBulk(quint64 jobId)
-{
-    if (m_impl->bulk && m_impl->bulk->jobId() == jobId) {
-        m_impl->bulk->cancel();
-        emitBulkStatus();
-    }
-}
-
-// Before each scheduler step: the job tops up its rows in flight and writes
-// the finished ones. Its status goes out a few times a second and at the end.
-void EngineWorker::stepBulk()
-{
-    Impl& d = *m_impl;
-    if (!d.bulk || !d.bulk->wantsStep())
-        return;
-    bool more = false;
-    try {
-        more = d.bulk->step();
-    } catch (const std::exception& e) {
-        emitBulkStatus(qs(e.what()));
-        d.bulk.reset();
-        return;
-    }
-    // The last status of a pause must show the rows in flight drained.
-    if (!more || !d.bulk->wantsStep() || d.sinceBulkStatus.elapsed() >= kBulkStatusIntervalMs)
-        emitBulkStatus();
-}
-
-void EngineWorker::emitBulkStatus(const QString& error)
-{
-    Impl& d = *m_impl;
-    d.sinceBulkStatus.restart();
-    if (!d.bulk)
-        return;
-    BulkStatus s = d.bulk->status();
-    s.error = error;
-    if (!error.isEmpty())
-        s.progress.state = BulkState::Failed;
-    Q_EMIT bulkStatus(s);
-}
+void EngineWorker::cancelBulk(quint64 jobId) { m_impl->bulk.cancel(jobId); }
 
 } // namespace couplet

@@ -17,13 +17,16 @@ struct SequenceResult;
 // one scheduler step per event-loop turn and re-posts itself while work
 // remains, so submissions, cancels and settings arrive between steps. Text is
 // buffered and flushed as one textChunks() signal every kFlushIntervalMs.
+// Every request ends with requestFinished() and every bulk job reports its
+// end, whatever happens: a model reload cancels the requests in flight and
+// parks the bulk job as Paused (resumeBulk() continues it on the new model).
+// While an auto-tune measures, requests and bulk jobs are refused with a message.
 // No libtorch here: the model is reached through EngineBackend (pimpl).
 class EngineWorker : public QObject {
     Q_OBJECT
 public:
     static constexpr int kFlushIntervalMs = 40;
     static constexpr int kStatsIntervalMs = 1000;
-    static constexpr int kBulkStatusIntervalMs = 250;
 
     explicit EngineWorker(BackendLoader loader);
     ~EngineWorker() override;
@@ -58,10 +61,13 @@ private:
     void scheduleStep();
     void flushChunks();
     void emitStats();
-    void autoTuneNext();
     bool hasWork() const;
-    void stepBulk();
-    void emitBulkStatus(const QString& error = {});
+    void failRequest(quint64 requestId, int candidates, const QString& message);
+    void endWorkForReload();
+
+    void startNextAutoTune();
+    void stepAutoTune();
+    void finishAutoTune(const QString& error);
 
     void appendDelta(const SequenceInfo& info, std::string_view text);
     void finishSequence(const SequenceInfo& info, const SequenceResult& result);

@@ -54,10 +54,23 @@ StudioApp::StudioApp(BackendLoader loader, QObject* parent)
     QSettings settings;
     m_window->restoreSettings(settings);
     setLanguage(settings.value(QStringLiteral("language")).toString());
-    const TuningSettings t = m_window->tuning()->settings();
-    m_engine.setSettings({t.maxBatch, t.maxWaitMs, t.maxStepTokens, t.threads});
+    m_engine.setSettings(m_window->tuning()->settings());
     if (!error.isEmpty())
-        m_window->statusBar()->showMessage(error);
+        reportHistoryProblem(error);
+}
+
+// Once, at start-up: in the status bar, and in a dialog unless quiet (set
+// after construction, hence the queued call).
+void StudioApp::reportHistoryProblem(const QString& message)
+{
+    m_window->statusBar()->showMessage(message);
+    QMetaObject::invokeMethod(this, [this, message] {
+        if (m_quiet)
+            return;
+        auto* box = new QMessageBox(QMessageBox::Warning, tr("History"), message, QMessageBox::Ok, m_window);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }, Qt::QueuedConnection);
 }
 
 StudioApp::~StudioApp()
@@ -79,10 +92,7 @@ void StudioApp::connectEngine()
     connect(&m_engine, &EngineController::statsUpdated, this, &StudioApp::onStats);
     connect(&m_engine, &EngineController::warning, this,
             [this](const QString& message) { m_window->statusBar()->showMessage(message, 10000); });
-    connect(&m_engine, &EngineController::autoTunePoint, this, [this](const AutoTuneResult& r) {
-        m_window->tuning()->addAutoTunePoint(
-            {r.batch, r.tokensPerSecond, r.coupletsPerSecond, r.meanLatencyMs, r.p95LatencyMs});
-    });
+    connect(&m_engine, &EngineController::autoTunePoint, m_window->tuning(), &TuningPanel::addAutoTunePoint);
     connect(&m_engine, &EngineController::autoTuneFinished, m_window->tuning(), &TuningPanel::finishAutoTune);
     connect(&m_engine, &EngineController::bulkStatus, this, &StudioApp::onBulkStatus);
     connect(&m_store, &HistoryStore::changed, m_historyModel, &HistoryModel::refresh);
@@ -110,9 +120,7 @@ void StudioApp::connectWindow()
         }
     });
     connect(m_window, &MainWindow::cancelAllRequested, &m_engine, &EngineController::cancelAll);
-    connect(m_window->tuning(), &TuningPanel::settingsChanged, this, [this](const TuningSettings& t) {
-        m_engine.setSettings({t.maxBatch, t.maxWaitMs, t.maxStepTokens, t.threads});
-    });
+    connect(m_window->tuning(), &TuningPanel::settingsChanged, &m_engine, &EngineController::setSettings);
     connect(m_window->tuning(), &TuningPanel::autoTuneRequested, &m_engine, &EngineController::runAutoTune);
     connect(m_window, &MainWindow::languageRequested, this, &StudioApp::setLanguage);
     connect(m_window, &MainWindow::openModelRequested, this, [this](const QString& dir) { loadModel(dir); });
@@ -152,14 +160,7 @@ quint64 StudioApp::submit(const GenerationSpec& spec, bool bulk)
 quint64 StudioApp::startBulk(const BulkImport& b)
 {
     BulkRequest r;
-    r.input = b.input;
-    r.output = b.output;
-    r.encoding = b.encoding;
-    r.mapping = b.mapping;
-    r.jsonLines = b.jsonLines;
-    r.bom = b.bom;
-    r.englishHeader = b.englishHeader;
-    r.resume = b.resume;
+    static_cast<BulkImport&>(r) = b;
     r.defaults = m_window->promptPanel()->spec();
     r.defaults.candidates = 1;
     // Rows in flight: enough to fill every slot twice over.
@@ -197,6 +198,7 @@ void StudioApp::onBulkStatus(const BulkStatus& s)
                              : p.state == BulkState::Cancelled ? QueueState::Cancelled
                                                                : QueueState::Failed;
     queue->finish(s.jobId, state, 0, 0, s.error);
+    m_bulkJobs.remove(s.jobId);
     if (p.state == BulkState::Finished)
         m_window->statusBar()->showMessage(tr("Bulk job done: %1").arg(s.output), 10000);
     else if (!s.error.isEmpty())
@@ -251,21 +253,12 @@ void StudioApp::onRequest(const RequestSummary& s)
 
 void StudioApp::onStats(const EngineStats& s)
 {
-    MetricsSample sample;
-    sample.timeS = m_clock.elapsed() / 1000.0;
-    sample.hasGpu = s.hasGpu;
-    sample.deviceUtilPercent = s.deviceUtilPercent;
-    sample.deviceMemoryMiB = s.deviceMemoryMiB;
-    sample.tokensPerSecond = s.tokensPerSecond;
-    sample.coupletsPerSecond = s.coupletsPerSecond;
-    sample.batchOccupancyPercent = 100 * s.batchOccupancy;
-    sample.queueDepth = s.queueDepth;
-    sample.p95LatencyMs = s.p95LatencyMs;
-    m_window->charts()->addSample(sample);
+    m_window->charts()->addSample({m_clock.elapsed() / 1000.0, s});
+    const ThroughputSnapshot& t = s.throughput;
     m_window->setThroughputText(tr("%1 tokens/s · %2 couplets/s · %3/%4 slots · %5 waiting")
-                                    .arg(s.tokensPerSecond, 0, 'f', 0)
-                                    .arg(s.coupletsPerSecond, 0, 'f', 1)
-                                    .arg(s.running).arg(s.maxBatch).arg(s.queueDepth));
+                                    .arg(t.tokensPerSecond, 0, 'f', 0)
+                                    .arg(t.coupletsPerSecond, 0, 'f', 1)
+                                    .arg(s.running).arg(s.maxBatch).arg(t.queueDepth));
 }
 
 void StudioApp::onLoadFailed(const QString& message)

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "engine_controller.h"
-#include "bulk/bulk_import.h"
+#include "bulk_import.h"
 #include "history/history_store.h"
 
 #include <QElapsedTimer>
@@ -35,6 +35,8 @@ public:
     void setLanguage(const QString& locale);
     // Error dialogs are skipped (for screenshots and tests); the UI still shows them.
     void setQuiet(bool quiet) { m_quiet = quiet; }
+    // Requests and bulk jobs the app still waits to hear the end of.
+    int trackedCount() const { return int(m_tracks.size() + m_bulkJobs.size()); }
 
 private:
     struct Track {
@@ -50,6 +52,7 @@ private:
     void onRequest(const RequestSummary& summary);
     void onStats(const EngineStats& stats);
     void onLoadFailed(const QString& message);
+    void reportHistoryProblem(const QString& message);
     void onBulkStatus(const BulkStatus& status);
     static QString promptText(const GenerationSpec& spec);
 

@@ -23,7 +23,6 @@ struct ScheduledSequence {
     std::function<void(const SequenceResult&)> onFinish;
 
     RequestStatus status = RequestStatus::Waiting;
-    SlotState state = SlotState::Idle;
     // Tokens written into the sequence's KV row (prompt, then generated ones).
     int position = 0;
     // Chosen by the policy but not yet written into the row; the next decode writes it.

@@ -26,6 +26,12 @@ struct Ending {
     std::string error;
 };
 
+std::string lowered(int fit, int wanted)
+{
+    return "GPU memory holds only " + std::to_string(fit) + " sequences; batch size lowered from "
+        + std::to_string(wanted) + " to " + std::to_string(fit);
+}
+
 SchedulerSettings sanitized(SchedulerSettings s)
 {
     s.maxBatch = std::max(1, s.maxBatch);
@@ -57,7 +63,8 @@ struct Scheduler::Impl {
     bool stepping = false;
     int finishedCount = 0;
 
-    int limit() const { return std::max(1, std::min(active.maxBatch, reservedRows)); }
+    // Slots usable now: 0 when the decoder holds no row at all.
+    int limit() const { return std::min(active.maxBatch, reservedRows); }
     int running() const { return static_cast<int>(rows.size()); }
     int runningWith(Priority p) const
     {
@@ -66,7 +73,8 @@ struct Scheduler::Impl {
     }
 
     void reserve(int wanted);
-    int settleFor(int rowsThatFit, int wanted);
+    void settleFor(int rowsThatFit, int wanted);
+    void failWaiting(const std::string& message);
     void applySettings();
     void emitDelta(ScheduledSequence& s);
     void finish(SequencePtr s, RequestStatus status, std::string error = {});
@@ -87,29 +95,37 @@ struct Scheduler::Impl {
     void cancelMatching(const std::function<bool(const ScheduledSequence&)>& match);
 };
 
-// Asks the decoder for `wanted` rows; when the device cannot hold them, settles
-// for what fits (never fewer than the sequences already running) and says so.
+// Asks the decoder for `wanted` rows; when the device cannot hold them, tries
+// fewer (each try fewer than the last, never fewer than the sequences running)
+// and says so. When not even that fits, the rows the decoder really holds are
+// kept; with none, waiting requests fail at the next admission.
 void Scheduler::Impl::reserve(int wanted)
 {
     int rowsToTry = wanted;
-    for (int attempt = 0; attempt < 3; ++attempt) {
+    while (true) {
         try {
             decoder.reserveRows(rowsToTry);
             reservedRows = rowsToTry;
+            if (rowsToTry < wanted) warning = lowered(rowsToTry, wanted);
             return;
         } catch (const OutOfDeviceMemory& oom) {
-            rowsToTry = settleFor(std::min(oom.rowsThatFit, rowsToTry - 1), wanted);
+            const int next = std::max({1, running(), std::min(oom.rowsThatFit, rowsToTry - 1)});
+            if (next >= rowsToTry) break;
+            rowsToTry = next;
         }
     }
+    reservedRows = std::min(wanted, decoder.rowCapacity());
+    warning = reservedRows > 0 ? lowered(reservedRows, wanted)
+                               : std::string("device memory cannot hold a single sequence; no sequence can run");
 }
 
-int Scheduler::Impl::settleFor(int rowsThatFit, int wanted)
+// After a prefill or decode ran out of memory: use fewer of the rows the
+// decoder already holds (never fewer than one).
+void Scheduler::Impl::settleFor(int rowsThatFit, int wanted)
 {
-    const int fit = std::max({1, running(), rowsThatFit});
-    warning = "GPU memory holds only " + std::to_string(fit) + " sequences; batch size lowered from "
-        + std::to_string(wanted) + " to " + std::to_string(fit);
+    const int fit = std::min(reservedRows, std::max({1, running(), rowsThatFit}));
+    warning = lowered(fit, wanted);
     reservedRows = fit;
-    return fit;
 }
 
 void Scheduler::Impl::applySettings()
@@ -129,7 +145,6 @@ void Scheduler::Impl::emitDelta(ScheduledSequence& s)
 void Scheduler::Impl::finish(SequencePtr s, RequestStatus status, std::string error)
 {
     s->status = status;
-    s->state = SlotState::Done;
     SequenceResult result = s->result(std::move(error), now());
     ++finishedCount;
     if (s->onFinish)
@@ -182,7 +197,6 @@ std::optional<Ending> Scheduler::Impl::chooseNext(int row, std::span<const float
     } catch (...) {
         return Ending{row, RequestStatus::Failed, "token policy failed with an unknown error"};
     }
-    s.state = SlotState::Decoding;
     if (!s.firstToken) s.firstToken = now();
     emitDelta(s);
     if (s.policy->finished()) return Ending{row, RequestStatus::Done, {}};
@@ -250,7 +264,6 @@ void Scheduler::Impl::preemptLatestBulk()
     if (victim < 0) return;
     SequencePtr s = takeRow(victim);
     s->status = RequestStatus::Paused;
-    s->state = SlotState::Idle;
     ++s->preemptions;
     // Its policy keeps the tokens chosen so far; re-admission prefills them.
     queue.pushFront(std::move(s));
@@ -312,9 +325,20 @@ std::vector<SequencePtr> Scheduler::Impl::selectAdmissions(int slots)
     return admitted;
 }
 
+void Scheduler::Impl::failWaiting(const std::string& message)
+{
+    for (auto& s : queue.removeIf([](const ScheduledSequence&) { return true; }))
+        finish(std::move(s), RequestStatus::Failed, message);
+}
+
 void Scheduler::Impl::admitPending(StepStats& stats)
 {
     const int slots = limit();
+    if (slots == 0) {
+        // Not one KV row could be reserved: waiting would be forever.
+        failWaiting("out of device memory: " + warning);
+        return;
+    }
     preemptForInteractive(slots);
     auto admitted = selectAdmissions(slots);
     if (!admitted.empty()) prefillAdmitted(std::move(admitted), stats);
@@ -346,7 +370,6 @@ void Scheduler::Impl::prefillAdmitted(std::vector<SequencePtr> admitted, StepSta
         auto& s = admitted[i];
         s->position = static_cast<int>(items[i].tokens.size());
         s->status = RequestStatus::Running;
-        s->state = SlotState::Prefill;
         s->admitOrder = nextAdmitOrder++;
         if (!s->admitted) s->admitted = t;
         stats.prefillTokens += s->position;

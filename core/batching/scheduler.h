@@ -1,6 +1,7 @@
 #pragma once
 
 #include "decoder.h"
+#include "scheduler_settings.h"
 #include "token_policy.h"
 
 #include <chrono>
@@ -16,14 +17,7 @@ using RequestId = std::uint64_t;
 using Clock = std::chrono::steady_clock;
 
 enum class Priority { Interactive, Bulk };
-enum class SlotState { Idle, Prefill, Decoding, Done };
 enum class RequestStatus { Waiting, Running, Paused, Done, Failed, Cancelled };
-
-struct SchedulerSettings {
-    int maxBatch = 32;        // slots: sequences decoded together in one step
-    int maxWaitMs = 50;       // batching window when the engine was idle
-    int maxStepTokens = 2048; // prompt tokens prefilled per step, at most
-};
 
 struct RequestMetrics {
     double queueWaitMs = 0;   // submit -> admitted into a slot (first time)
@@ -92,14 +86,18 @@ public:
     // window); 0 when a step should run now.
     int msUntilReady() const;
     // One iteration: advance running sequences by one token, then admit
-    // waiting ones into free slots within the token budget.
+    // waiting ones into free slots within the token budget. When interactive
+    // requests wait, the order is swapped (admit, then decode) so that their
+    // first token does not wait behind a whole decode pass of bulk work.
     StepStats step();
 
     int runningCount() const;
     int waitingCount() const;
-    // Slots the engine actually has (maxBatch, or lower after running out of memory).
+    // Slots the engine actually has: maxBatch, or lower after running out of
+    // memory; 0 when the device cannot hold a single sequence (requests then fail).
     int effectiveMaxBatch() const;
-    // Last message about lowering the batch size, empty if none.
+    // Last message about the device's memory (batch size lowered, or no
+    // sequence fits), empty if none.
     std::string lastWarning() const;
 
 private:

@@ -25,7 +25,7 @@ BulkJob::BulkJob(BulkJobOptions options, BulkJournal& journal, RowGenerator& gen
 
 BulkJob::~BulkJob()
 {
-    if (!m_inFlight.empty()) m_generator.cancelAll();
+    if (m_generating > 0) m_generator.cancelAll();
 }
 
 void BulkJob::start()
@@ -120,7 +120,7 @@ bool BulkJob::step()
     }
     try {
         if (m_state == BulkState::Running) readAndSubmit();
-        if (!m_inFlight.empty()) m_generator.poll();
+        if (m_generating > 0) m_generator.poll();
         finishIfDone();
     } catch (...) {
         m_state = BulkState::Failed;
@@ -145,9 +145,7 @@ bool BulkJob::readAndSubmit()
 {
     bool any = false;
     CsvRecord record;
-    for (int budget = kReadBudget; budget > 0 && !m_inputDone
-         && static_cast<int>(m_inFlight.size()) < m_options.maxInFlight;
-         --budget) {
+    for (int budget = kReadBudget; budget > 0 && canRead(); --budget) {
         if (!m_reader->next(record)) {
             m_inputDone = true;
             break;
@@ -166,7 +164,9 @@ bool BulkJob::readAndSubmit()
             RowResult invalid;
             invalid.status = RowStatus::Invalid;
             invalid.error = row.error;
-            writeRow(row, invalid);
+            const std::uint64_t number = row.recordNumber;
+            m_inFlight.emplace(number, Pending{std::move(row), std::move(invalid)});
+            writeReadyRows();
         } else {
             submit(std::move(row));
         }
@@ -174,19 +174,37 @@ bool BulkJob::readAndSubmit()
     return any;
 }
 
+bool BulkJob::canRead() const
+{
+    return !m_inputDone && m_generating < m_options.maxInFlight
+        && m_inFlight.size() < static_cast<std::size_t>(kReorderFactor) * m_options.maxInFlight;
+}
+
 void BulkJob::submit(PromptRow row)
 {
     const std::uint64_t record = row.recordNumber;
-    const auto it = m_inFlight.emplace(record, std::move(row)).first;
-    m_generator.submit(it->second, [this, record](RowResult result) { finishRow(record, std::move(result)); });
+    const auto it = m_inFlight.emplace(record, Pending{std::move(row), std::nullopt}).first;
+    ++m_generating;
+    m_generator.submit(it->second.row, [this, record](RowResult result) { finishRow(record, std::move(result)); });
 }
 
 void BulkJob::finishRow(std::uint64_t record, RowResult result)
 {
     const auto it = m_inFlight.find(record);
-    if (it == m_inFlight.end()) return;   // cancelled meanwhile
-    writeRow(it->second, result);
-    m_inFlight.erase(it);
+    if (it == m_inFlight.end() || it->second.result) return;   // cancelled meanwhile
+    it->second.result = std::move(result);
+    --m_generating;
+    writeReadyRows();
+}
+
+// Writes finished rows from the front while no earlier row is still generating.
+void BulkJob::writeReadyRows()
+{
+    while (!m_inFlight.empty() && m_inFlight.begin()->second.result) {
+        const auto first = m_inFlight.begin();
+        writeRow(first->second.row, *first->second.result);
+        m_inFlight.erase(first);
+    }
 }
 
 // The protocol's step 2: bytes to the file (flushed to the OS), then commit.
@@ -232,6 +250,7 @@ void BulkJob::cancel()
     if (m_state != BulkState::Running && m_state != BulkState::Paused) return;
     m_generator.cancelAll();
     m_inFlight.clear();
+    m_generating = 0;
     m_state = BulkState::Cancelled;
     m_journal.setState(m_job.id, JobState::Cancelled);
 }

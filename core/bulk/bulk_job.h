@@ -42,13 +42,19 @@ struct BulkJobOptions {
 
 // Runs a CSV of prompts through a RowGenerator into an output file, with
 // every input row in the output exactly once however the process ends (see
-// the protocol in bulk_journal.h). Reads the input streaming and keeps at
-// most maxInFlight rows in memory, so input size does not matter.
+// the protocol in bulk_journal.h), in input order: a finished row waits until
+// every row read before it is written. Reads the input streaming and keeps at
+// most maxInFlight rows generating and kReorderFactor times as many in
+// memory, so input size does not matter.
 //
 // Driven by one thread: start(), then step() until it returns false (the
 // engine re-posts step() between scheduler steps; the CLI calls run()).
 class BulkJob {
 public:
+    // Rows read and not yet written, as a multiple of maxInFlight: room for
+    // rows that finished while an earlier one still generates.
+    static constexpr int kReorderFactor = 4;
+
     BulkJob(BulkJobOptions options, BulkJournal& journal, RowGenerator& generator);
     // Drops rows in flight; they are still pending in the journal.
     ~BulkJob();
@@ -81,8 +87,10 @@ private:
     std::string describeOptions() const;
     bool readAndSubmit();
     bool isDone(std::uint64_t record);
+    bool canRead() const;
     void submit(PromptRow row);
     void finishRow(std::uint64_t record, RowResult result);
+    void writeReadyRows();
     void writeRow(const PromptRow& row, const RowResult& result);
     void finishIfDone();
 
@@ -102,7 +110,14 @@ private:
 
     std::vector<std::uint64_t> m_done;      // records done before this run, sorted
     std::size_t m_doneIndex = 0;
-    std::map<std::uint64_t, PromptRow> m_inFlight;
+    // Rows read and not yet written, by record (so in input order); a row
+    // with a result waits for the rows before it.
+    struct Pending {
+        PromptRow row;
+        std::optional<RowResult> result;
+    };
+    std::map<std::uint64_t, Pending> m_inFlight;
+    int m_generating = 0;   // rows in m_inFlight without a result
     std::uint64_t m_total = 0;
     JobCounts m_counts;
     std::uint64_t m_finishedThisRun = 0;

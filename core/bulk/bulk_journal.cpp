@@ -115,12 +115,15 @@ std::string normalisedPath(const std::filesystem::path& p)
     return std::filesystem::absolute(p).lexically_normal().string();
 }
 
-JobState stateFromName(std::string_view name)
+// A name the journal does not know (a newer version wrote it, or the file was
+// edited) is an error: guessing Running would resume a job that is over.
+JobState stateFromName(std::int64_t jobId, std::string_view name)
 {
     for (std::size_t i = 0; i < std::size(kStateNames); ++i) {
         if (name == kStateNames[i]) return static_cast<JobState>(i);
     }
-    return JobState::Running;
+    throw JournalError("journal: job " + std::to_string(jobId) + " has an unknown state '" + std::string(name)
+                       + "' (expected running, paused, cancelled or finished)");
 }
 
 JobInfo jobFrom(const Statement& s)
@@ -134,7 +137,7 @@ JobInfo jobFrom(const Statement& s)
     job.description.output = s.text(6);
     job.description.options = s.text(7);
     job.description.outputHeader = s.text(8);
-    job.state = stateFromName(s.text(9));
+    job.state = stateFromName(job.id, s.text(9));
     job.totalRecords = s.integer(10);
     job.created = s.integer(11);
     return job;
@@ -356,8 +359,11 @@ std::optional<JournalRow> BulkJournal::row(std::int64_t jobId, std::uint64_t rec
     JournalRow row;
     row.record = record;
     row.result.status = rowStatusFromName(s.text(0));
-    row.result.couplet = {s.text(1), s.text(2), s.text(3), s.real(7),
-                          static_cast<std::uint64_t>(s.integer(6))};
+    row.result.couplet.upper = s.text(1);
+    row.result.couplet.lower = s.text(2);
+    row.result.couplet.hengpi = s.text(3);
+    row.result.couplet.seed = static_cast<std::uint64_t>(s.integer(6));
+    row.result.couplet.score = s.real(7);
     row.result.error = s.text(4);
     row.result.model = s.text(5);
     row.result.latencyMs = s.real(8);

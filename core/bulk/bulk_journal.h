@@ -9,7 +9,8 @@
 //  2. When a row finishes, its output bytes are first appended to the output
 //     file and flushed to the OS, then markDone() commits, in one transaction,
 //     the row's result, its output bytes, its completion sequence number and
-//     the output length after it. Rows appear in the output in completion order.
+//     the output length after it. Rows appear in the output in the order
+//     they are committed, which BulkJob keeps to input order.
 //  3. On resume, repairOutput() compares the file with the header followed by
 //     the journal's rows in sequence order, keeps the longest prefix that
 //     matches, truncates the file there and appends the committed rows that

@@ -1,24 +1,12 @@
 #include "throughput_meter.h"
 
+#include "percentile.h"
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
 namespace couplet {
-
-namespace {
-
-// Nearest-rank percentile of an unsorted sample; 0 for no sample.
-double percentile(std::vector<double> values, double p)
-{
-    if (values.empty()) return 0;
-    std::sort(values.begin(), values.end());
-    // The epsilon keeps an exact rank such as 0.95 * 20 from rounding up.
-    const auto rank = static_cast<std::size_t>(std::ceil(p / 100.0 * values.size() - 1e-9));
-    return values[std::clamp<std::size_t>(rank, 1, values.size()) - 1];
-}
-
-} // namespace
 
 ThroughputMeter::ThroughputMeter(std::chrono::milliseconds window) : m_window(window)
 {

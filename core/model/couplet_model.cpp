@@ -117,7 +117,11 @@ std::shared_ptr<const CoupletModel> CoupletModel::load(const std::filesystem::pa
         } catch (const ModelLoadError&) {
             throw;
         } catch (const std::exception& e) {
-            throw ModelLoadError(file, e.what());
+            // Readers that name their file already (safetensors) are not named twice.
+            std::string reason = e.what();
+            if (const std::string named = file.string() + ": "; reason.rfind(named, 0) == 0)
+                reason.erase(0, named.size());
+            throw ModelLoadError(file, reason);
         }
     };
     attempt(dir / "config.json", [&] { m->config = ModelConfig::load(dir / "config.json"); });
@@ -137,13 +141,13 @@ std::shared_ptr<const CoupletModel> CoupletModel::load(const std::filesystem::pa
 
     const int threads = options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     torch::set_num_threads(threads);
-    m->device = pickDevice(options);
+    attempt(dir, [&] { m->device = pickDevice(options); });
     m->dtype = m->device.is_cuda() && options.halfPrecision ? torch::kFloat16 : torch::kFloat32;
     m->config.dropout = 0;
     m->lm = Lm(m->config);
     attempt(dir / "model.safetensors", [&] { loadWeightsInto(*m->lm, dir / "model.safetensors"); });
     m->lm->eval();
-    m->lm->to(m->device, m->dtype);
+    attempt(dir, [&] { m->lm->to(m->device, m->dtype); });   // e.g. CUDA out of memory
     for (const auto& p : m->lm->parameters()) m->parameters += p.numel();
     return std::shared_ptr<const CoupletModel>(new CoupletModel(std::move(m)));
 }

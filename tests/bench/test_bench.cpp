@@ -72,16 +72,6 @@ std::map<int, std::vector<int>> runWaves(Decoder& decoder, int batch)
 
 } // namespace
 
-COUPLET_TEST(percentileInterpolatesBetweenRanks)
-{
-    CHECK_NEAR(bench::percentile({}, 50), 0.0, 1e-12);
-    CHECK_NEAR(bench::percentile({7}, 95), 7.0, 1e-12);
-    CHECK_NEAR(bench::percentile({4, 1, 3, 2}, 50), 2.5, 1e-12);
-    CHECK_NEAR(bench::percentile({1, 2, 3, 4, 5}, 0), 1.0, 1e-12);
-    CHECK_NEAR(bench::percentile({1, 2, 3, 4, 5}, 100), 5.0, 1e-12);
-    CHECK_NEAR(bench::percentile({10, 20}, 95), 19.5, 1e-12);
-}
-
 COUPLET_TEST(paddedDecodingComputesFullBatchesAndKeepsTheTokens)
 {
     const auto model = tinyModel();

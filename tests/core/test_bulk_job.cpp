@@ -134,6 +134,32 @@ COUPLET_TEST(simulatedCrashesThenResumeGiveEachRowOnce)
     checkOutput(dir / "out.csv", 400);
 }
 
+// Rows finish in a shuffled order; the output keeps the input's order,
+// across crashes and resumes too.
+COUPLET_TEST(outputIsInInputOrder)
+{
+    TempDir dir;
+    writeInput(dir / "in.csv", 500);
+    BulkJournal journal(dir / "jobs.sqlite");
+    runThenCrash(dir, journal, false, 40, 5);
+    runThenCrash(dir, journal, true, 30, 6);
+    FakeRowGenerator generator(7, 2);
+    BulkJob job(optionsFor(dir, true), journal, generator);
+    job.start();
+    job.run();
+    CHECK(generator.maxInFlight <= 8);
+    checkOutput(dir / "out.csv", 500);
+    CsvReader reader(dir / "out.csv");
+    CsvRecord r;
+    int previous = 0;
+    while (reader.next(r)) {
+        const int id = std::stoi(r.fields[0]);
+        CHECK_EQ(id, previous + 1);
+        previous = id;
+    }
+    CHECK_EQ(previous, 500);
+}
+
 COUPLET_TEST(killedProcessResumesWithEachRowOnce)
 {
     TempDir dir;

@@ -67,7 +67,30 @@ COUPLET_TEST(createsAJobAndStoresRows)
     CHECK(row.has_value());
     CHECK_EQ(row->result.couplet.lower, std::string("福满人间"));
     CHECK_EQ(row->result.couplet.seed, std::uint64_t(102));
+    CHECK_EQ(row->result.couplet.upper, std::string("春回大地"));
+    CHECK_EQ(row->result.couplet.hengpi, std::string("万象更新"));
+    CHECK_NEAR(row->result.couplet.score, -0.5, 1e-12);
+    CHECK_EQ(row->result.model, std::string("tiny"));
+    CHECK_NEAR(row->result.latencyMs, 3.5, 1e-12);
     CHECK_EQ(row->outputBytes, std::string("row2\r\n"));
+}
+
+COUPLET_TEST(anUnknownJobStateIsAnError)
+{
+    couplet::test::TempDir dir;
+    writeFile(dir / "in.csv", "k\na\n");
+    std::int64_t id = 0;
+    {
+        BulkJournal journal(dir / "jobs.sqlite");
+        id = journal.createOrResumeJob(describe(dir), false).id;
+    }
+    sqlite3* db = nullptr;
+    CHECK_EQ(sqlite3_open((dir / "jobs.sqlite").string().c_str(), &db), SQLITE_OK);
+    CHECK_EQ(sqlite3_exec(db, "UPDATE jobs SET state = 'exploded'", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+    BulkJournal journal(dir / "jobs.sqlite");
+    CHECK_THROWS(journal.job(id), "unknown state 'exploded'");
+    CHECK_THROWS(journal.createOrResumeJob(describe(dir), true), "unknown state 'exploded'");
 }
 
 COUPLET_TEST(usesWalAndSurvivesReopening)

@@ -113,6 +113,38 @@ COUPLET_TEST(modelLoadErrorsNameFileAndReason)
     CHECK_THROWS(CoupletModel::load(cut), "config.json");
 }
 
+// The file is named once ("cannot load model: F: tensor ..."), and a device
+// that cannot be used is a ModelLoadError like any other load failure.
+COUPLET_TEST(modelLoadErrorsNameTheFileOnceAndCoverTheDevice)
+{
+    const auto dir = testing::writeTinyModel(testing::freshTempDir("load-once") / "m");
+    const auto shape = dir.parent_path() / "shape";
+    std::filesystem::copy(dir, shape);
+    auto config = ModelConfig::load(shape / "config.json");
+    config.dim = 64;
+    config.mlpHidden = 128;
+    config.save(shape / "config.json");
+    const std::string file = (shape / "model.safetensors").string();
+    try {
+        CoupletModel::load(shape);
+        CHECK(false);
+    } catch (const ModelLoadError& e) {
+        const std::string message = e.what();
+        CHECK_EQ(message.find(file), message.rfind(file));
+        CHECK(message.find("cannot load model: " + file + ": tensor") == 0);
+    }
+
+    DeviceOptions tpu;
+    tpu.device = "tpu";
+    try {
+        CoupletModel::load(dir, tpu);
+        CHECK(false);
+    } catch (const ModelLoadError& e) {
+        CHECK(std::string(e.what()).find("unknown device 'tpu'") != std::string::npos);
+        CHECK_EQ(e.path(), dir);
+    }
+}
+
 COUPLET_TEST(validateExplainsBadPrompts)
 {
     const auto model = CoupletModel::load(testing::writeTinyModel(testing::freshTempDir("validate") / "m"));

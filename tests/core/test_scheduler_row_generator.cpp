@@ -1,6 +1,7 @@
 #include "check.h"
 #include "tiny_model.h"
 
+#include "couplet_model.h"
 #include "scheduler_row_generator.h"
 #include "utf8.h"
 

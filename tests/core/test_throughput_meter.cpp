@@ -64,7 +64,7 @@ COUPLET_TEST(theFirstInstantCountsAsASecond)
     CHECK_NEAR(s.tokensPerSecond, 300.0, 1e-9);
 }
 
-COUPLET_TEST(percentilesUseNearestRank)
+COUPLET_TEST(percentilesInterpolateBetweenRanks)
 {
     ThroughputMeter meter(10s);
     for (int i = 1; i <= 20; ++i) meter.recordRequest(kStart, finished(i * 10.0, i * 1.0));
@@ -72,12 +72,12 @@ COUPLET_TEST(percentilesUseNearestRank)
     noToken.metrics.generatedTokens = 0;
     meter.recordRequest(kStart, noToken);
     const auto s = meter.snapshot(kStart + 1s);
-    // Latencies 10..200 plus 5000: p50 is the 11th of 21, p95 the 20th.
+    // Latencies 10..200 plus 5000: p50 falls on the 11th of 21, p95 on the 20th.
     CHECK_NEAR(s.latencyP50Ms, 110, 1e-9);
     CHECK_NEAR(s.latencyP95Ms, 200, 1e-9);
-    // First tokens 1..20 only (the failed one never had a token).
-    CHECK_NEAR(s.firstTokenP50Ms, 10, 1e-9);
-    CHECK_NEAR(s.firstTokenP95Ms, 19, 1e-9);
+    // First tokens 1..20 only (the failed one never had a token): ranks 9.5 and 18.05.
+    CHECK_NEAR(s.firstTokenP50Ms, 10.5, 1e-9);
+    CHECK_NEAR(s.firstTokenP95Ms, 19.05, 1e-9);
 }
 
 COUPLET_TEST(oldEventsLeaveTheWindow)

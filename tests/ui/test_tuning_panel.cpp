@@ -6,7 +6,7 @@
 
 using namespace couplet;
 
-Q_DECLARE_METATYPE(couplet::TuningSettings)
+Q_DECLARE_METATYPE(couplet::EngineSettings)
 
 class TestTuningPanel : public QObject {
     Q_OBJECT
@@ -14,7 +14,7 @@ private Q_SLOTS:
     void kneeIsTheSmallestBatchNearTheBest()
     {
         QCOMPARE(proposeKnee({}), 0);
-        const QList<AutoTunePoint> sweep = {
+        const QList<AutoTuneResult> sweep = {
             {1, 100, 0, 10, 12}, {2, 190, 0, 11, 13}, {4, 350, 0, 12, 15}, {8, 600, 0, 14, 18},
             {16, 960, 0, 20, 25}, {32, 1000, 0, 35, 40}, {64, 990, 0, 70, 80}};
         QCOMPARE(proposeKnee(sweep), 16);
@@ -32,14 +32,15 @@ private Q_SLOTS:
         boxes.at(1)->setValue(20);
         QVERIFY(spy.wait(2000));
         QCOMPARE(spy.count(), 1);
-        const auto s = spy.at(0).at(0).value<TuningSettings>();
+        const auto s = spy.at(0).at(0).value<EngineSettings>();
         QCOMPARE(s.maxBatch, 9);
         QCOMPARE(s.maxWaitMs, 20);
 
-        panel.setSettings({4, 5, 512, 2});
+        const EngineSettings shown{{4, 5, 512}, 2};
+        panel.setSettings(shown);
         QTest::qWait(TuningPanel::kApplyDelayMs * 2);
         QCOMPARE(spy.count(), 1);
-        QCOMPARE(panel.settings(), (TuningSettings{4, 5, 512, 2}));
+        QCOMPARE(panel.settings(), shown);
     }
 
     void acceptingTheProposalSetsMaxBatch()
@@ -57,7 +58,7 @@ private Q_SLOTS:
         QCOMPARE(panel.proposedBatch(), 2);
         panel.acceptProposal();
         QCOMPARE(applied.count(), 1);
-        QCOMPARE(applied.at(0).at(0).value<TuningSettings>().maxBatch, 2);
+        QCOMPARE(applied.at(0).at(0).value<EngineSettings>().maxBatch, 2);
     }
 };
 

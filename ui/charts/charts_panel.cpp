@@ -27,7 +27,7 @@ ChartsPanel::ChartsPanel(QWidget* parent)
 
 void ChartsPanel::addSample(const MetricsSample& sample)
 {
-    const bool deviceChanged = !m_samples.empty() && m_samples.back().hasGpu != sample.hasGpu;
+    const bool deviceChanged = !m_samples.empty() && m_samples.back().stats.machine.gpu != sample.stats.machine.gpu;
     m_samples.push(sample);
     m_dirty = true;
     if (deviceChanged || m_samples.size() == 1)
@@ -45,13 +45,14 @@ void ChartsPanel::redraw()
         const MetricsSample& s = m_samples.at(i);
         if (s.timeS < end - kWindowSeconds)
             continue;
-        util << QPointF(s.timeS, s.deviceUtilPercent);
-        memory << QPointF(s.timeS, s.deviceMemoryMiB);
-        tokens << QPointF(s.timeS, s.tokensPerSecond);
-        couplets << QPointF(s.timeS, s.coupletsPerSecond);
-        occupancy << QPointF(s.timeS, s.batchOccupancyPercent);
-        depth << QPointF(s.timeS, s.queueDepth);
-        p95 << QPointF(s.timeS, s.p95LatencyMs);
+        const ThroughputSnapshot& t = s.stats.throughput;
+        util << QPointF(s.timeS, s.stats.deviceUtilPercent());
+        memory << QPointF(s.timeS, s.stats.deviceMemoryMiB());
+        tokens << QPointF(s.timeS, t.tokensPerSecond);
+        couplets << QPointF(s.timeS, t.coupletsPerSecond);
+        occupancy << QPointF(s.timeS, 100 * t.batchOccupancy);
+        depth << QPointF(s.timeS, t.queueDepth);
+        p95 << QPointF(s.timeS, t.latencyP95Ms);
     }
     const double start = std::max(0.0, end - kWindowSeconds);
     for (DualAxisChart* chart : {m_device, m_throughput, m_batch, m_latency})
@@ -64,7 +65,7 @@ void ChartsPanel::redraw()
 
 void ChartsPanel::retranslateUi()
 {
-    const bool gpu = !m_samples.empty() && m_samples.back().hasGpu;
+    const bool gpu = !m_samples.empty() && m_samples.back().stats.machine.gpu;
     if (gpu)
         m_device->setTitles(tr("GPU"), tr("utilisation %"), tr("memory MiB"));
     else

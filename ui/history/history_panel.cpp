@@ -26,9 +26,12 @@ HistoryPanel::HistoryPanel(HistoryModel* model, QWidget* parent)
     m_table->setAlternatingRowColors(true);
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    for (int column : {HistoryModel::IdColumn, HistoryModel::ModeColumn, HistoryModel::SeedColumn})
-        m_table->hideColumn(column);
-    m_table->horizontalHeader()->setSectionResizeMode(HistoryModel::PromptColumn, QHeaderView::Stretch);
+    // A history that could not be opened has no columns at all.
+    if (model->columnCount() > HistoryModel::StarredColumn) {
+        for (int column : {HistoryModel::IdColumn, HistoryModel::ModeColumn, HistoryModel::SeedColumn})
+            m_table->hideColumn(column);
+        m_table->horizontalHeader()->setSectionResizeMode(HistoryModel::PromptColumn, QHeaderView::Stretch);
+    }
     m_search->setClearButtonEnabled(true);
 
     auto* top = new QHBoxLayout;

@@ -1,6 +1,8 @@
 #include "history_store.h"
 
+#include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -49,7 +51,37 @@ QString HistoryStore::open(const QString& path)
     db.setDatabaseName(path);
     if (!db.open())
         return tr("Cannot open the history %1: %2").arg(path, db.lastError().text());
-    return createSchema();
+    const QString damage = checkIntegrity();
+    if (damage.isEmpty())
+        return createSchema();
+    // A crash or a full disk left a file SQLite cannot read: keep it for
+    // whoever wants to rescue it, and begin a new history.
+    db.close();
+    const QString aside = path + QStringLiteral(".damaged-")
+                          + QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss"));
+    if (!QFile::rename(path, aside))
+        return tr("The history %1 could not be read (%2), nor moved aside; nothing is saved this session.")
+            .arg(path, damage);
+    for (const char* suffix : {"-wal", "-shm", "-journal"})
+        QFile::rename(path + QLatin1String(suffix), aside + QLatin1String(suffix));
+    if (!db.open())
+        return tr("Cannot open the history %1: %2").arg(path, db.lastError().text());
+    if (const QString error = createSchema(); !error.isEmpty())
+        return error;
+    return tr("The history %1 could not be read (%2). It was moved to %3 and a new history begun.")
+        .arg(path, damage, aside);
+}
+
+// Empty when SQLite can read the whole file, else what it found wrong.
+QString HistoryStore::checkIntegrity() const
+{
+    QSqlQuery check(database());
+    if (!check.exec(QStringLiteral("PRAGMA quick_check")))
+        return check.lastError().text();
+    if (!check.next())
+        return tr("the integrity check returned nothing");
+    const QString verdict = check.value(0).toString();
+    return verdict == QLatin1String("ok") ? QString() : verdict;
 }
 
 QString HistoryStore::createSchema()

@@ -24,7 +24,10 @@ public:
 
     // <AppDataLocation>/history.sqlite
     static QString defaultPath();
-    // Opens (and creates) the database; returns an empty string or the error.
+    // Opens (and creates) the database; returns an empty string or what the
+    // user should be told. A file SQLite cannot read (damaged, truncated,
+    // not a database) is renamed to <path>.damaged-<date-time> and a new
+    // history begins; the message says so.
     QString open(const QString& path = defaultPath());
     bool isOpen() const;
     QSqlDatabase database() const;
@@ -42,6 +45,7 @@ Q_SIGNALS:
     void writeFailed(const QString& message);
 
 private:
+    QString checkIntegrity() const;
     QString createSchema();
 
     QString m_connection;

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "generation_spec.h"
-#include "bulk/bulk_import.h"
+#include "bulk_import.h"
 #include "preview/couplet_style.h"
 
 #include <QMainWindow>

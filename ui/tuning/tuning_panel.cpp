@@ -52,7 +52,7 @@ void TuningPanel::buildUi()
     m_maxStepTokens->setRange(16, 65536);
     m_maxStepTokens->setSingleStep(256);
     m_threads->setRange(0, std::max(1, QThread::idealThreadCount()) * 2);
-    setSettings(TuningSettings{});
+    setSettings(EngineSettings{});
 
     auto* form = new QFormLayout(m_settingsBox);
     form->addRow(QStringLiteral("max_batch"), m_maxBatch);
@@ -98,12 +98,17 @@ void TuningPanel::retranslateUi()
     showProposal();
 }
 
-TuningSettings TuningPanel::settings() const
+EngineSettings TuningPanel::settings() const
 {
-    return {m_maxBatch->value(), m_maxWait->value(), m_maxStepTokens->value(), m_threads->value()};
+    EngineSettings s;
+    s.maxBatch = m_maxBatch->value();
+    s.maxWaitMs = m_maxWait->value();
+    s.maxStepTokens = m_maxStepTokens->value();
+    s.threads = m_threads->value();
+    return s;
 }
 
-void TuningPanel::setSettings(const TuningSettings& settings)
+void TuningPanel::setSettings(const EngineSettings& settings)
 {
     m_quiet = true;
     m_maxBatch->setValue(settings.maxBatch);
@@ -132,7 +137,7 @@ void TuningPanel::startAutoTune()
     Q_EMIT autoTuneRequested(sweepBatchSizes());
 }
 
-void TuningPanel::addAutoTunePoint(const AutoTunePoint& point)
+void TuningPanel::addAutoTunePoint(const AutoTuneResult& point)
 {
     m_points << point;
     redrawSweep();
@@ -157,7 +162,7 @@ void TuningPanel::showProposal()
     if (m_proposed <= 0)
         return;
     const auto it = std::find_if(m_points.cbegin(), m_points.cend(),
-                                 [this](const AutoTunePoint& p) { return p.batch == m_proposed; });
+                                 [this](const AutoTuneResult& p) { return p.batch == m_proposed; });
     if (it == m_points.cend())
         return;
     m_proposal->setText(tr("Proposed max_batch = %1: %2 tokens/s, p95 latency %3 ms "
@@ -180,7 +185,7 @@ void TuningPanel::redrawSweep()
 {
     QList<QPointF> throughput, latency;
     int largest = 1;
-    for (const AutoTunePoint& p : m_points) {
+    for (const AutoTuneResult& p : m_points) {
         throughput << QPointF(p.batch, p.tokensPerSecond);
         latency << QPointF(p.batch, p.p95LatencyMs);
         largest = std::max(largest, p.batch);
@@ -191,7 +196,7 @@ void TuningPanel::redrawSweep()
 
 void TuningPanel::saveSettings(QSettings& settings) const
 {
-    const TuningSettings s = this->settings();
+    const EngineSettings s = this->settings();
     settings.setValue(key("maxBatch"), s.maxBatch);
     settings.setValue(key("maxWaitMs"), s.maxWaitMs);
     settings.setValue(key("maxStepTokens"), s.maxStepTokens);
@@ -200,11 +205,12 @@ void TuningPanel::saveSettings(QSettings& settings) const
 
 void TuningPanel::restoreSettings(const QSettings& settings)
 {
-    const TuningSettings d;
-    setSettings({settings.value(key("maxBatch"), d.maxBatch).toInt(),
-                 settings.value(key("maxWaitMs"), d.maxWaitMs).toInt(),
-                 settings.value(key("maxStepTokens"), d.maxStepTokens).toInt(),
-                 settings.value(key("threads"), d.threads).toInt()});
+    EngineSettings s;
+    s.maxBatch = settings.value(key("maxBatch"), s.maxBatch).toInt();
+    s.maxWaitMs = settings.value(key("maxWaitMs"), s.maxWaitMs).toInt();
+    s.maxStepTokens = settings.value(key("maxStepTokens"), s.maxStepTokens).toInt();
+    s.threads = settings.value(key("threads"), s.threads).toInt();
+    setSettings(s);
 }
 
 void TuningPanel::changeEvent(QEvent* event)

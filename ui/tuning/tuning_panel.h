@@ -1,7 +1,7 @@
 #pragma once
 
-#include "autotune_point.h"
-#include "tuning_settings.h"
+#include "propose_knee.h"
+#include "scheduler_settings.h"
 
 #include <QTimer>
 #include <QWidget>
@@ -25,9 +25,9 @@ public:
 
     explicit TuningPanel(QWidget* parent = nullptr);
 
-    TuningSettings settings() const;
+    EngineSettings settings() const;
     // Shows `settings` without emitting settingsChanged.
-    void setSettings(const TuningSettings& settings);
+    void setSettings(const EngineSettings& settings);
     static QList<int> sweepBatchSizes(int largest = 64);
     int proposedBatch() const { return m_proposed; }
 
@@ -36,12 +36,12 @@ public:
 
 public Q_SLOTS:
     void startAutoTune();
-    void addAutoTunePoint(const couplet::AutoTunePoint& point);
+    void addAutoTunePoint(const couplet::AutoTuneResult& point);
     void finishAutoTune(const QString& error = {});
     void acceptProposal();
 
 Q_SIGNALS:
-    void settingsChanged(const couplet::TuningSettings& settings);
+    void settingsChanged(const couplet::EngineSettings& settings);
     void autoTuneRequested(const QList<int>& batchSizes);
 
 protected:
@@ -64,7 +64,7 @@ private:
     QLabel* m_proposal;
     DualAxisChart* m_chart;
     QTimer m_applyTimer;
-    QList<AutoTunePoint> m_points;
+    QList<AutoTuneResult> m_points;
     int m_proposed = 0;
     bool m_quiet = false;
 };

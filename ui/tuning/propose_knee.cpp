@@ -1,16 +1,16 @@
-#include "autotune_point.h"
+#include "propose_knee.h"
 
 #include <algorithm>
 
 namespace couplet {
 
-int proposeKnee(const QList<AutoTunePoint>& points, double tolerance)
+int proposeKnee(const QList<AutoTuneResult>& points, double tolerance)
 {
     double best = 0;
-    for (const AutoTunePoint& p : points)
+    for (const AutoTuneResult& p : points)
         best = std::max(best, p.tokensPerSecond);
     int knee = 0;
-    for (const AutoTunePoint& p : points) {
+    for (const AutoTuneResult& p : points) {
         if (p.tokensPerSecond >= (1.0 - tolerance) * best && (knee == 0 || p.batch < knee))
             knee = p.batch;
     }

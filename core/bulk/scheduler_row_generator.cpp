@@ -5,12 +5,12 @@
 
 namespace couplet {
 
-SchedulerRowGenerator::SchedulerRowGenerator(Scheduler& scheduler, const CoupletModel& model,
-                                             std::string modelName, std::uint64_t jobId)
+SchedulerRowGenerator::SchedulerRowGenerator(Scheduler& scheduler, CoupletSource source,
+                                             std::string modelName, Options options)
     : m_scheduler(scheduler)
-    , m_model(model)
+    , m_source(std::move(source))
     , m_modelName(std::move(modelName))
-    , m_jobId(jobId)
+    , m_options(std::move(options))
 {
 }
 
@@ -23,12 +23,12 @@ SchedulerRowGenerator::~SchedulerRowGenerator()
 
 std::string SchedulerRowGenerator::validate(const GenerationSpec& spec) const
 {
-    return m_model.validate(spec);
+    return m_source.validate(spec);
 }
 
 void SchedulerRowGenerator::submit(const PromptRow& row, std::function<void(RowResult)> done)
 {
-    if (std::string error = m_model.validate(row.spec); !error.empty()) {
+    if (std::string error = m_source.validate(row.spec); !error.empty()) {
         RowResult invalid;
         invalid.status = RowStatus::Invalid;
         invalid.error = std::move(error);
@@ -40,7 +40,7 @@ void SchedulerRowGenerator::submit(const PromptRow& row, std::function<void(RowR
     // Policies first: if one cannot be made, nothing of this row is queued.
     std::vector<std::unique_ptr<TokenPolicy>> policies;
     try {
-        for (int i = 0; i < candidates; ++i) policies.push_back(m_model.makePolicy(row.spec, i));
+        for (int i = 0; i < candidates; ++i) policies.push_back(m_source.makePolicy(row.spec, i));
     } catch (const std::exception& e) {
         RowResult failed;
         failed.status = RowStatus::Failed;
@@ -55,7 +55,7 @@ void SchedulerRowGenerator::submit(const PromptRow& row, std::function<void(RowR
     for (auto& policy : policies) {
         SequenceRequest request;
         request.priority = Priority::Bulk;
-        request.jobId = m_jobId;
+        request.jobId = m_options.jobId;
         request.policy = std::move(policy);
         request.onFinish = [this, key](const SequenceResult& result) { onCandidateFinished(key, result); };
         m_scheduler.submit(std::move(request));
@@ -72,10 +72,11 @@ void SchedulerRowGenerator::onCandidateFinished(std::uint64_t key, const Sequenc
 {
     const auto it = m_rows.find(key);
     if (it == m_rows.end()) return;   // dropped by cancelAll()
+    if (m_options.observer) m_options.observer(result);
     Row& row = it->second;
     if (result.status == RequestStatus::Done && result.policy) {
         try {
-            row.candidates.push_back(CoupletModel::coupletOf(*result.policy));
+            row.candidates.push_back(m_source.coupletOf(*result.policy));
         } catch (const std::exception& e) {
             if (row.firstError.empty()) row.firstError = e.what();
         }
@@ -120,7 +121,7 @@ bool SchedulerRowGenerator::deliverFinished()
 bool SchedulerRowGenerator::poll()
 {
     bool stepped = false;
-    if (m_scheduler.hasWork() && m_scheduler.msUntilReady() == 0) {
+    if (m_options.stepsScheduler && m_scheduler.hasWork() && m_scheduler.msUntilReady() == 0) {
         m_scheduler.step();
         stepped = true;
     }
@@ -131,7 +132,7 @@ void SchedulerRowGenerator::cancelAll()
 {
     m_rows.clear();
     m_finished.clear();
-    m_scheduler.cancelJob(m_jobId);
+    m_scheduler.cancelJob(m_options.jobId);
 }
 
 } // namespace couplet

@@ -1,0 +1,20 @@
+#pragma once
+
+#include <QString>
+
+namespace couplet {
+
+// A bulk CSV job as the import dialog sets it up; the app adds the rest of
+// an engine BulkRequest.
+struct BulkImport {
+    QString input;
+    QString output;
+    QString encoding;       // "" = detect; else a name parseEncodingName() takes
+    QString mapping;        // every role, in ColumnMapping::applyOverrides() form; "" = from the header
+    bool jsonLines = false;
+    bool bom = true;        // CSV: a UTF-8 BOM for Excel
+    bool englishHeader = false;
+    bool resume = false;
+};
+
+} // namespace couplet
