@@ -82,6 +82,22 @@ COUPLET_TEST(safetensorsReportsCorruptFiles)
     CHECK_THROWS(safetensors::load(dir / "none.safetensors"), "none.safetensors: cannot open");
 }
 
+namespace {
+
+// A copy of the model folder whose config.json asks for wider layers than its weights have.
+std::filesystem::path copyWithWiderConfig(const std::filesystem::path& dir, const std::string& name)
+{
+    const auto copy = dir.parent_path() / name;
+    std::filesystem::copy(dir, copy);
+    auto config = ModelConfig::load(copy / "config.json");
+    config.dim = 64;
+    config.mlpHidden = 128;
+    config.save(copy / "config.json");
+    return copy;
+}
+
+} // namespace
+
 COUPLET_TEST(modelLoadErrorsNameFileAndReason)
 {
     const auto dir = testing::writeTinyModel(testing::freshTempDir("load") / "m");
@@ -100,13 +116,7 @@ COUPLET_TEST(modelLoadErrorsNameFileAndReason)
     }
     CHECK_THROWS(CoupletModel::load(wrongVocab), "config.json says");
 
-    const auto wrongShape = dir.parent_path() / "shape";
-    std::filesystem::copy(dir, wrongShape);
-    auto config = ModelConfig::load(wrongShape / "config.json");
-    config.dim = 64;
-    config.mlpHidden = 128;
-    config.save(wrongShape / "config.json");
-    CHECK_THROWS(CoupletModel::load(wrongShape), "has shape");
+    CHECK_THROWS(CoupletModel::load(copyWithWiderConfig(dir, "shape")), "has shape");
 
     CHECK_THROWS(CoupletModel::load(dir.parent_path() / "absent"), "no such model folder");
     std::filesystem::remove(cut / "config.json");
@@ -118,12 +128,7 @@ COUPLET_TEST(modelLoadErrorsNameFileAndReason)
 COUPLET_TEST(modelLoadErrorsNameTheFileOnceAndCoverTheDevice)
 {
     const auto dir = testing::writeTinyModel(testing::freshTempDir("load-once") / "m");
-    const auto shape = dir.parent_path() / "shape";
-    std::filesystem::copy(dir, shape);
-    auto config = ModelConfig::load(shape / "config.json");
-    config.dim = 64;
-    config.mlpHidden = 128;
-    config.save(shape / "config.json");
+    const auto shape = copyWithWiderConfig(dir, "shape");
     const std::string file = (shape / "model.safetensors").string();
     try {
         CoupletModel::load(shape);

@@ -8,13 +8,8 @@ using namespace couplet::test;
 
 namespace {
 
-SchedulerSettings settingsWith(int maxBatch)
-{
-    SchedulerSettings s;
-    s.maxBatch = maxBatch;
-    s.maxWaitMs = 0;
-    return s;
-}
+// No batching window: every step runs at once.
+SchedulerSettings settingsWith(int maxBatch) { return {maxBatch, 0}; }
 
 // A device whose estimate of what fits is always one row too hopeful, as a
 // fragmented GPU heap can be: each refusal says rows - 1 would fit.
