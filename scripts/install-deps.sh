@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config
-  libtorch-dev libopenblas0-openmp nlohmann-json3-dev libsqlite3-dev
+  libtorch-dev libopenblas0-openmp nlohmann-json3-dev libsqlite3-dev libhiredis-dev redis-server
   qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   libqt6sql6-sqlite libgl-dev fonts-arphic-ukai
   xvfb xauth

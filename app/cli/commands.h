@@ -9,5 +9,7 @@ int runGenerate(Args& args);
 int runEval(Args& args);
 int runBatch(Args& args);
 int runBench(Args& args);
+int runWorker(Args& args);
+int runCluster(Args& args);
 
 } // namespace couplet::cli

@@ -1,0 +1,56 @@
+#include "model_id.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+#include <vector>
+
+namespace couplet::cluster {
+namespace {
+
+constexpr std::uint64_t kFnvOffset = 14695981039346656037ull;
+constexpr std::uint64_t kFnvPrime = 1099511628211ull;
+
+void hashFile(const std::filesystem::path& file, std::uint64_t& hash)
+{
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + file.string());
+    std::vector<char> buffer(1 << 16);
+    while (in) {
+        in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+        for (std::streamsize i = 0; i < in.gcount(); ++i) {
+            hash ^= static_cast<unsigned char>(buffer[static_cast<std::size_t>(i)]);
+            hash *= kFnvPrime;
+        }
+    }
+}
+
+} // namespace
+
+std::string modelIdOf(const std::filesystem::path& dir)
+{
+    std::uint64_t hash = kFnvOffset;
+    for (const char* name : {"config.json", "vocab.txt", "model.safetensors", "tones.tsv", "hengpi.txt"}) {
+        const auto file = dir / name;
+        const bool required = std::string_view(name) != "tones.tsv" && std::string_view(name) != "hengpi.txt";
+        if (!std::filesystem::exists(file)) {
+            if (required) throw std::runtime_error("not a model folder: " + file.string() + " is missing");
+            continue;
+        }
+        hashFile(file, hash);
+    }
+    const auto normal = dir.lexically_normal();
+    std::string folder = (normal.has_filename() ? normal : normal.parent_path()).filename().string();
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+    return (folder.empty() ? std::string("model") : folder) + "@" + hex;
+}
+
+std::string modelHashOf(const std::string& modelId)
+{
+    const auto at = modelId.rfind('@');
+    return at == std::string::npos ? modelId : modelId.substr(at + 1);
+}
+
+} // namespace couplet::cluster

@@ -1,0 +1,95 @@
+// The producer's RedisRowGenerator under a real BulkJob, journal and Redis,
+// with this test as the worker: the in-flight window bounds the rows in
+// Redis, and a result delivered twice is counted and written once.
+
+#include "check.h"
+#include "redis_row_generator.h"
+#include "redis_server.h"
+#include "row_codec.h"
+#include "tiny_model.h"
+
+#include "bulk_job.h"
+#include "csv_reader.h"
+
+#include <fstream>
+#include <map>
+
+using namespace couplet;
+using couplet::test::RedisServer;
+
+namespace {
+
+constexpr int kRows = 12;
+constexpr int kWindow = 4;
+constexpr std::uint64_t kTwice = 3;   // the row whose result this "worker" sends twice
+
+// Reads what is queued, as a worker would, and answers every row (row kTwice twice).
+int answerRows(RedisConnection& redis, const std::string& job)
+{
+    const RedisValue read = redis.command({"XREADGROUP", "GROUP", "workers", "tester", "COUNT", "100", "STREAMS",
+                                           "couplet:job:" + job + ":rows", ">"});
+    int answered = 0;
+    for (const StreamEntry& e : streamEntries(read)) {
+        const std::uint64_t row = cluster::rowOf(e);
+        RowResult result;
+        result.couplet = {"春风送暖", "瑞雪迎春", "万象更新", -1.5, row};
+        result.model = "m";
+        RedisCommand add{"XADD", "couplet:job:" + job + ":results", "NOMKSTREAM", "*"};
+        const auto fields = cluster::resultFields({row, result, "tester"});
+        add.insert(add.end(), fields.begin(), fields.end());
+        std::vector<RedisCommand> commands{add};
+        if (row == kTwice) commands.push_back(add);
+        commands.push_back({"XACK", "couplet:job:" + job + ":rows", "workers", e.id});
+        commands.push_back({"XDEL", "couplet:job:" + job + ":rows", e.id});
+        for (const RedisValue& reply : redis.pipeline(commands)) reply.check("answering");
+        ++answered;
+    }
+    return answered;
+}
+
+} // namespace
+
+COUPLET_TEST(windowBoundsRedisAndDuplicatesAreWrittenOnce)
+{
+    RedisServer::skipUnlessInstalled();
+    const auto dir = couplet::testing::freshTempDir("couplet-redis-producer");
+    RedisServer server(dir / "redis");
+    RedisConnection redis(RedisUrl::parse(server.url()));
+    {
+        std::ofstream in(dir / "in.csv", std::ios::binary);
+        in << "id,关键词\n";
+        for (int i = 1; i <= kRows; ++i) in << 'r' << i << ",春风\n";
+    }
+    BulkJournal journal(dir / "jobs.sqlite");
+    BulkJobOptions options;
+    options.input = dir / "in.csv";
+    options.output = dir / "out.csv";
+    options.maxInFlight = kWindow;
+    RedisRowGenerator generator(redis, "m@1");
+    BulkJob job(options, journal, generator);
+    job.start();
+    generator.attach("t1", journal, job.jobId(), {options.input.string(), options.output.string(), kRows});
+    CHECK_EQ(redis.command({"HGET", "couplet:job:t1", "model"}).text, std::string("m@1"));
+    std::int64_t mostQueued = 0;
+    int answered = 0;
+    for (int turn = 0; turn < 10000 && job.step(); ++turn) {
+        mostQueued = std::max(mostQueued, redis.command({"XLEN", "couplet:job:t1:rows"}).integer);
+        answered += answerRows(redis, "t1");
+    }
+    CHECK(job.progress().state == BulkState::Finished);
+    CHECK_EQ(answered, kRows);
+    CHECK(mostQueued > 0);
+    CHECK(mostQueued <= kWindow);
+    CHECK_EQ(generator.duplicates(), std::uint64_t{1});
+    CHECK_EQ(journal.counts(job.jobId()).ok, std::uint64_t{kRows});
+    CsvReader reader(options.output);
+    std::map<std::string, int> seen;
+    CsvRecord record;
+    while (reader.next(record)) ++seen[record.fields.at(0)];
+    CHECK_EQ(seen.size(), std::size_t{kRows});
+    for (const auto& [id, n] : seen) CHECK_EQ(n, 1);
+    generator.finish(job.progress());
+    CHECK_EQ(redis.command({"EXISTS", "couplet:job:t1:rows", "couplet:job:t1:results", "couplet:job:t1:queued"}).integer, 0);
+    CHECK_EQ(redis.command({"SISMEMBER", "couplet:jobs", "t1"}).integer, 0);
+    CHECK_EQ(redis.command({"HGET", "couplet:job:t1", "duplicates"}).text, std::string("1"));
+}
