@@ -5,18 +5,18 @@
 //
 //   cluster_bench [--cli build/app/cli/couplet] [--model DIR] [--rows 200] [--batch 8]
 //                 [--step-us 10000] [--tokens 8] [--sim-batch 16] [--sim-seconds 3]
-//                 [--skip-real] [--json cluster_bench.json]
+//                 [--overhead-rows 20000] [--skip-real] [--json cluster_bench.json]
 
 #include "child_process.h"
 #include "cluster_bench_generator.h"
 #include "cluster_worker.h"
 #include "redis_row_generator.h"
 #include "redis_server.h"
+#include "scratch_dir.h"
 #include "wait_for.h"
 
 #include "bulk_job.h"
 #include "couplet_model.h"
-#include "tiny_model.h"
 
 #include <nlohmann/json.hpp>
 
@@ -41,6 +41,7 @@ struct Options {
     int tokens = 8;
     int simBatch = 16;
     double simSeconds = 3;
+    int overheadRows = 20000;
     bool skipReal = false;
     std::filesystem::path json = "cluster_bench.json";
 };
@@ -63,6 +64,7 @@ Options parseOptions(int argc, char** argv)
         else if (a == "--tokens") o.tokens = std::stoi(next());
         else if (a == "--sim-batch") o.simBatch = std::stoi(next());
         else if (a == "--sim-seconds") o.simSeconds = std::stod(next());
+        else if (a == "--overhead-rows") o.overheadRows = std::stoi(next());
         else if (a == "--skip-real") o.skipReal = true;
         else if (a == "--json") o.json = next();
         else throw std::invalid_argument("unknown option " + a + " (see the comment at the top of cluster_bench.cpp)");
@@ -244,13 +246,12 @@ struct Overhead {
     double microsPerRow = 0;
 };
 
-Overhead measureOverhead(const std::filesystem::path& dir, const RedisUrl& url)
+Overhead measureOverhead(const std::filesystem::path& dir, const RedisUrl& url, int rows)
 {
     const SimSetup instant{std::chrono::microseconds(0), 1, 64};
-    constexpr int kRows = 20000;
     Overhead o;
-    o.localRowsPerSecond = runSimJob(dir, url, 0, kRows, instant);
-    o.redisRowsPerSecond = runSimJob(dir, url, 1, kRows, instant);
+    o.localRowsPerSecond = runSimJob(dir, url, 0, rows, instant);
+    o.redisRowsPerSecond = runSimJob(dir, url, 1, rows, instant);
     o.microsPerRow = 1e6 / o.redisRowsPerSecond - 1e6 / o.localRowsPerSecond;
     return o;
 }
@@ -318,16 +319,16 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "cluster_bench: redis-server is not installed\n");
             return 1;
         }
-        const auto dir = couplet::testing::freshTempDir("couplet-cluster-bench");
+        const test::ScratchDir scratch("cluster-bench");
+        const std::filesystem::path dir = scratch / "";
         test::RedisServer redis(dir / "redis");
         const RedisUrl url = RedisUrl::parse(redis.url());
         RealResult real;
         if (!o.skipReal) real = runReal(o, dir, redis);
-        const Overhead overhead = measureOverhead(dir, url);
+        const Overhead overhead = measureOverhead(dir, url, o.overheadRows);
         const auto sim = runScaling(o, dir, url);
         printReport(o, real, sim, overhead);
         writeJson(o, real, sim, overhead);
-        std::filesystem::remove_all(dir);
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "cluster_bench: %s\n", e.what());

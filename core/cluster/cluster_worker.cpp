@@ -268,14 +268,16 @@ void ClusterWorker::take(const std::string& job, const StreamEntry& entry, int d
     });
 }
 
-// One round trip for everything finished since the last one; each row's
-// result, XACK and XDEL in one MULTI, so a row is acknowledged only with its
-// result written. Resent whole after an outage: a transaction that did run
-// then adds a second result, which the producer counts and drops.
+// One round trip and one MULTI for everything finished since the last one:
+// each row's result, XACK and XDEL go together, so a row is acknowledged
+// only with its result written, and the producer (blocked in XREAD) wakes
+// once for the lot rather than once per row. Resent whole after an outage:
+// a transaction that did run then adds second results, which the producer
+// counts and drops.
 void ClusterWorker::flushOutbox()
 {
     if (m_outbox.empty() && m_deadOutbox.empty()) return;
-    std::vector<RedisCommand> commands;
+    std::vector<RedisCommand> commands{{"MULTI"}};
     for (const Finished& f : m_outbox) {
         if (f.result.status != RowStatus::Failed) {
             addResult(commands, f);
@@ -291,9 +293,11 @@ void ClusterWorker::flushOutbox()
         }
     }
     for (const DeadRow& d : m_deadOutbox) addDeadLetter(commands, d);
+    commands.push_back({"EXEC"});
     const auto replies = m_redis.retrying([&](RedisConnection& r) { return r.pipeline(commands); });
-    for (const RedisValue& reply : replies)
+    for (const RedisValue& reply : replies.back().elements)
         if (reply.isError()) m_log("redis refused a write: " + reply.text);
+    if (replies.back().isError()) m_log("redis refused the results: " + replies.back().text);
     m_outbox.clear();
     m_deadOutbox.clear();
 }
@@ -304,12 +308,10 @@ void ClusterWorker::addResult(std::vector<RedisCommand>& out, const Finished& f)
     RedisCommand add{"XADD", resultsKey(s.job), "NOMKSTREAM", "*"};
     const auto fields = resultFields({s.row, f.result, m_options.name});
     add.insert(add.end(), fields.begin(), fields.end());
-    out.push_back({"MULTI"});
     out.push_back(std::move(add));
     out.push_back({"XACK", rowsKey(s.job), kGroup, s.entryId});
     out.push_back({"XDEL", rowsKey(s.job), s.entryId});
     out.push_back({"HDEL", errorsKey(s.job), std::to_string(s.row)});
-    out.push_back({"EXEC"});
     ++m_stats.rowsWritten;
 }
 
@@ -345,6 +347,7 @@ void ClusterWorker::heartbeat(bool force)
     if (m_lastHeartbeat != Clock::time_point{} && seconds > 0) {
         const double rate = static_cast<double>(m_stats.rowsWritten - m_rowsAtHeartbeat) / seconds;
         m_rowsPerSecond = m_rowsPerSecond == 0 ? rate : 0.5 * m_rowsPerSecond + 0.5 * rate;
+        if (m_rowsPerSecond < 0.01) m_rowsPerSecond = 0;   // idle
     }
     m_lastHeartbeat = now;
     m_rowsAtHeartbeat = m_stats.rowsWritten;

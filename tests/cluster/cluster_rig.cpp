@@ -19,7 +19,7 @@ ClusterRig::ClusterRig(const std::string& name)
     const char* cli = std::getenv("COUPLET_CLI");
     if (!cli) throw std::runtime_error("COUPLET_CLI is not set (the couplet binary)");
     m_cli = cli;
-    m_dir = couplet::testing::freshTempDir("couplet-cluster-" + name);
+    m_dir = couplet::testing::freshTempDir("cluster-" + name);
     m_redis = std::make_unique<RedisServer>(m_dir / "redis");
     m_client = std::make_unique<RedisConnection>(RedisUrl::parse(m_redis->url()), RedisTimeouts{},
                                                  [](const std::string&) {});

@@ -47,17 +47,17 @@ COUPLET_TEST(threeWorkersOneKilledMidJobEveryRowOnce)
 {
     ClusterRig rig("kill-worker");
     const auto model = rig.writeModel("model", 1);
-    constexpr int kRows = 150;
+    constexpr int kRows = 400;
     rig.writeInput(kRows);
     auto w1 = rig.startWorker("w1", model);
     auto w2 = rig.startWorker("w2", model);
     auto w3 = rig.startWorker("w3", model);
-    auto producer = rig.startProducer(model, false);
-    const std::string job = rig.jobKey();
     waitFor("three live workers in cluster status", 120s, [&] {
         const auto status = nlohmann::json::parse(rig.clusterStatusJson());
-        return status["workers"].size() == 3 && status["jobs"].size() == 1;
+        return status["workers"].size() == 3 && status["jobs"].empty();
     });
+    auto producer = rig.startProducer(model, false);
+    const std::string job = rig.jobKey();
     // Killed while it holds rows: they are pending at w2 and only a reclaim
     // by w1 or w3 can finish them.
     waitFor("w2 to hold rows after 20 rows were written", 120s,

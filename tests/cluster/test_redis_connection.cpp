@@ -4,7 +4,7 @@
 #include "check.h"
 #include "redis_connection.h"
 #include "redis_server.h"
-#include "tiny_model.h"
+#include "scratch_dir.h"
 
 #include <atomic>
 #include <thread>
@@ -56,7 +56,8 @@ COUPLET_TEST(badRedisUrlsSayWhatIsWrong)
 COUPLET_TEST(commandsAndPipelinesReturnReplies)
 {
     RedisServer::skipUnlessInstalled();
-    RedisServer server(couplet::testing::freshTempDir("couplet-redis-conn") / "redis");
+    const couplet::test::ScratchDir dir("redis-conn");
+    RedisServer server(dir / "redis");
     RedisConnection redis(RedisUrl::parse(server.url() + "/2"));
     CHECK_EQ(redis.command({"SET", "k", "v"}).text, std::string("OK"));
     const auto replies = redis.pipeline({{"GET", "k"}, {"INCR", "n"}, {"GET", "missing"}, {"HGET", "k", "f"}});
@@ -73,7 +74,8 @@ COUPLET_TEST(commandsAndPipelinesReturnReplies)
 COUPLET_TEST(anOutageIsLoggedOnceAndTheCallGoesOnWhenRedisIsBack)
 {
     RedisServer::skipUnlessInstalled();
-    RedisServer server(couplet::testing::freshTempDir("couplet-redis-outage") / "redis");
+    const couplet::test::ScratchDir dir("redis-outage");
+    RedisServer server(dir / "redis");
     std::vector<std::string> lines;
     std::atomic<int> waits{0};
     RedisTimeouts timeouts;

@@ -6,7 +6,7 @@
 #include "redis_row_generator.h"
 #include "redis_server.h"
 #include "row_codec.h"
-#include "tiny_model.h"
+#include "scratch_dir.h"
 
 #include "bulk_job.h"
 #include "csv_reader.h"
@@ -52,7 +52,7 @@ int answerRows(RedisConnection& redis, const std::string& job)
 COUPLET_TEST(windowBoundsRedisAndDuplicatesAreWrittenOnce)
 {
     RedisServer::skipUnlessInstalled();
-    const auto dir = couplet::testing::freshTempDir("couplet-redis-producer");
+    const couplet::test::ScratchDir dir("redis-producer");
     RedisServer server(dir / "redis");
     RedisConnection redis(RedisUrl::parse(server.url()));
     {
