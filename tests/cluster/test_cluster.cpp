@@ -41,6 +41,26 @@ std::int64_t pendingAt(RedisConnection& redis, const std::string& job, const std
     return static_cast<std::int64_t>(v.elements.size());
 }
 
+// Two workers and the producer on `rows` rows, once 20 rows are written.
+struct TwoWorkerJob {
+    std::filesystem::path model;
+    std::unique_ptr<ChildProcess> w1, w2, producer;
+    std::string job;
+};
+
+TwoWorkerJob startTwoWorkerJob(ClusterRig& rig, int rows)
+{
+    TwoWorkerJob j;
+    j.model = rig.writeModel("model", 1);
+    rig.writeInput(rows);
+    j.w1 = rig.startWorker("w1", j.model);
+    j.w2 = rig.startWorker("w2", j.model);
+    j.producer = rig.startProducer(j.model, false);
+    j.job = rig.jobKey();
+    waitFor("20 rows written", 120s, [&] { return rig.rowsOnDisk() >= 20; });
+    return j;
+}
+
 } // namespace
 
 COUPLET_TEST(threeWorkersOneKilledMidJobEveryRowOnce)
@@ -77,21 +97,16 @@ COUPLET_TEST(threeWorkersOneKilledMidJobEveryRowOnce)
 COUPLET_TEST(producerKilledAndResumedEveryRowOnce)
 {
     ClusterRig rig("kill-producer");
-    const auto model = rig.writeModel("model", 1);
     constexpr int kRows = 120;
-    rig.writeInput(kRows);
-    auto w1 = rig.startWorker("w1", model);
-    auto w2 = rig.startWorker("w2", model);
-    auto producer = rig.startProducer(model, false);
-    const std::string job = rig.jobKey();
-    waitFor("20 rows written", 120s, [&] { return rig.rowsOnDisk() >= 20; });
-    producer->signal(SIGKILL);
-    CHECK_EQ(producer->wait(), -SIGKILL);
+    TwoWorkerJob run = startTwoWorkerJob(rig, kRows);
+    const std::string& job = run.job;
+    run.producer->signal(SIGKILL);
+    CHECK_EQ(run.producer->wait(), -SIGKILL);
     // The workers go on: results wait in Redis for the producer.
     waitFor("results while the producer is down", 120s, [&] {
         return rig.client().command({"XLEN", "couplet:job:" + job + ":results"}).integer > 0;
     });
-    auto resumed = rig.startProducer(model, true);
+    auto resumed = rig.startProducer(run.model, true);
     CHECK_EQ(exitWithin(*resumed, kJobTimeout), 0);
     CHECK(countOf(resumed->logText(), "resuming job") == 1);
     expectAllOk(expectEachRowOnce(rig.readOutput(), kRows));
@@ -101,26 +116,23 @@ COUPLET_TEST(producerKilledAndResumedEveryRowOnce)
 COUPLET_TEST(redisKilledAndRestartedWithAofLosesNothing)
 {
     ClusterRig rig("kill-redis");
-    const auto model = rig.writeModel("model", 1);
     constexpr int kRows = 120;
-    rig.writeInput(kRows);
-    auto w1 = rig.startWorker("w1", model);
-    auto w2 = rig.startWorker("w2", model);
-    auto producer = rig.startProducer(model, false);
-    rig.jobKey();
-    waitFor("20 rows written", 120s, [&] { return rig.rowsOnDisk() >= 20; });
+    TwoWorkerJob run = startTwoWorkerJob(rig, kRows);
+    ChildProcess& w1 = *run.w1;
+    ChildProcess& w2 = *run.w2;
+    ChildProcess& producer = *run.producer;
     rig.redis().kill();
     waitFor("every process to notice the outage", 60s, [&] {
-        return countOf(w1->logText(), "redis unavailable") == 1 && countOf(w2->logText(), "redis unavailable") == 1
-            && countOf(producer->logText(), "redis unavailable") == 1;
+        return countOf(w1.logText(), "redis unavailable") == 1 && countOf(w2.logText(), "redis unavailable") == 1
+            && countOf(producer.logText(), "redis unavailable") == 1;
     });
     const int rowsDuringOutage = rig.rowsOnDisk();
     rig.redis().start();
-    CHECK_EQ(exitWithin(*producer, kJobTimeout), 0);
+    CHECK_EQ(exitWithin(producer, kJobTimeout), 0);
     CHECK(rig.rowsOnDisk() > rowsDuringOutage);
     expectAllOk(expectEachRowOnce(rig.readOutput(), kRows));
     // One line when the outage began and one when it ended, not one per attempt.
-    for (ChildProcess* p : {w1.get(), w2.get(), producer.get()}) {
+    for (ChildProcess* p : {&w1, &w2, &producer}) {
         CHECK_EQ(countOf(p->logText(), "redis unavailable"), 1);
         CHECK_EQ(countOf(p->logText(), "redis back"), 1);
     }
