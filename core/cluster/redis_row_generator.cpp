@@ -146,8 +146,8 @@ bool RedisRowGenerator::readResults()
         m_lastResult = e.id;
         dispatch(e, cleanup);
     }
-    // After the journal committed the rows: a kill before this leaves
-    // results that the next run finds in the journal and drops.
+    // After the rows were handed to the job: a kill before this leaves
+    // results that the next run finds in the journal (and drops) or uses.
     if (!cleanup.empty()) m_redis.retrying([&](RedisConnection& r) { return r.pipeline(cleanup); });
     return true;
 }
@@ -164,7 +164,7 @@ void RedisRowGenerator::dispatch(const StreamEntry& entry, std::vector<RedisComm
     const std::uint64_t row = message.row;
     if (m_inFlight.count(row)) {
         deliver(row, std::move(message));
-    } else if (m_journal->row(m_journalJob, row)) {
+    } else if ((row < m_delivered.size() && m_delivered[row]) || m_journal->row(m_journalJob, row)) {
         ++m_duplicates;
     } else {
         m_early[row] = Early{std::move(message), entry.id};
@@ -180,6 +180,8 @@ void RedisRowGenerator::deliver(std::uint64_t row, RowMessage message)
     std::function<void(RowResult)> done = std::move(it->second.done);
     m_inFlight.erase(it);
     m_queued.erase(row);
+    if (row >= m_delivered.size()) m_delivered.resize(row + 1 + row / 2);
+    m_delivered[row] = true;
     ++m_rowsByWorker[message.worker];
     done(std::move(message.result));
 }

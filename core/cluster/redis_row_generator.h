@@ -30,16 +30,19 @@ struct ClusterJobInfo {
 //
 // submit() queues a row; poll() sends the queued rows in one transaction
 // (XADD to the rows stream and SADD to the job's queued set), reads results,
-// hands each to its row's callback (which commits it to the journal), and
-// only then deletes the result and the row's queued mark. BulkJob's
-// maxInFlight is thus the window of rows in Redis.
+// hands each to its row's callback (the job writes and journals it), and
+// then deletes the result and the row's queued mark. BulkJob's maxInFlight
+// is thus the window of rows in Redis. (BulkJob writes rows in input order,
+// so a delivered row may wait a little before the journal has it; a kill in
+// that moment makes the row pending again, and it is generated again.)
 //
 // Exactly once: a result for a row that is not in flight is a duplicate
-// when the journal has the row (delivery is at least once: a row reclaimed
-// from a slow worker, a transaction resent after an outage); it is counted
-// and dropped. A result for a row not yet submitted (it arrived while the
-// producer was down) is kept until BulkJob submits the row again on resume,
-// and rows still queued in Redis from before are not enqueued twice.
+// when it was delivered in this run or the journal has the row (delivery is
+// at least once: a row reclaimed from a slow worker, a transaction resent
+// after an outage); it is counted and dropped. A result for a row not yet
+// submitted (it arrived while the producer was down) is kept until BulkJob
+// submits the row again on resume, and rows still queued in Redis from
+// before are not enqueued twice.
 class RedisRowGenerator : public RowGenerator {
 public:
     RedisRowGenerator(RedisConnection& redis, std::string modelId);
@@ -94,6 +97,7 @@ private:
     std::map<std::uint64_t, Pending> m_inFlight;             // by record number
     std::vector<std::uint64_t> m_toSend;                     // rows to add to the rows stream
     std::set<std::uint64_t> m_queued;                        // in Redis already
+    std::vector<bool> m_delivered;                           // by record number, this run
     std::map<std::uint64_t, Early> m_early;                  // results before their row was submitted
     std::deque<std::uint64_t> m_earlyReady;                  // submitted rows with an early result
     std::string m_lastResult = "0-0";
