@@ -9,5 +9,6 @@ int runGenerate(Args& args);
 int runEval(Args& args);
 int runBatch(Args& args);
 int runBench(Args& args);
+int runServe(Args& args);
 
 } // namespace couplet::cli

@@ -14,6 +14,7 @@ void usage()
                  "  eval       generate 下联 for the 上联 of a TSV file and score them\n"
                  "  batch      generate for every row of a CSV file (resumable)\n"
                  "  bench      measure batching throughput and latency\n"
+                 "  serve      serve the model over HTTP (OpenAI-compatible API)\n"
                  "  train      train a model on a data folder\n"
                  "run 'couplet <command> --help' for a command's options\n";
 }
@@ -34,6 +35,7 @@ int main(int argc, char** argv)
         if (command == "eval") return couplet::cli::runEval(args);
         if (command == "bench") return couplet::cli::runBench(args);
         if (command == "batch") return couplet::cli::runBatch(args);
+        if (command == "serve") return couplet::cli::runServe(args);
     } catch (const couplet::cli::UsageError& e) {
         std::cerr << "couplet " << command << ": " << e.what() << '\n';
         return 2;
