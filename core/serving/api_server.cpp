@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <csignal>
 #include <chrono>
 #include <stdexcept>
 #include <thread>
@@ -180,6 +181,8 @@ ApiServer::ApiServer(ServingEngine& engine, ServingMetrics& metrics, ServerOptio
     : m_impl(std::make_unique<Impl>(engine, metrics, std::move(options)))
 {
     auto& impl = *m_impl;
+    // A client that hangs up must fail a write, not end the process.
+    std::signal(SIGPIPE, SIG_IGN);
     // Every slot and queue place may hold a connection while it waits.
     const int threads = impl.options.threads > 0 ? impl.options.threads : std::clamp(engine.capacity() + 8, 8, 512);
     impl.server.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
@@ -198,6 +201,8 @@ int ApiServer::start()
     impl.port = o.port == 0 ? impl.server.bind_to_any_port(o.host) : (impl.server.bind_to_port(o.host, o.port) ? o.port : -1);
     if (impl.port <= 0) throw std::runtime_error("cannot listen on " + o.host + ":" + std::to_string(o.port));
     impl.thread = std::thread([&impl] { impl.server.listen_after_bind(); });
+    // stop() is only heard once the accept loop runs; clients may connect before (the socket is bound).
+    for (int i = 0; i < 5000 && !impl.server.is_running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     return impl.port;
 }
 

@@ -96,6 +96,7 @@ EngineStats ServingEngine::stats() const
     s.decodedTokens = m_decoded;
     s.cancelled = m_cancelled;
     s.cancelRequests = m_cancelRequests;
+    s.largestAdmission = m_largestAdmission;
     return s;
 }
 
@@ -117,6 +118,7 @@ void ServingEngine::runStep()
     try {
         const StepStats s = m_scheduler.step();
         m_decoded += s.decoded;
+        if (s.prefilled > m_largestAdmission) m_largestAdmission = s.prefilled;
         m_waiting = s.waiting;
         m_running = s.running;
         m_slots = m_scheduler.effectiveMaxBatch();

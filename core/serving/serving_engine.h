@@ -29,6 +29,7 @@ struct EngineStats {
     long long decodedTokens = 0;  // sequences advanced by decode, summed over steps
     long long cancelled = 0;      // sequences that ended cancelled
     long long cancelRequests = 0; // jobs whose cancel reached the engine
+    int largestAdmission = 0;     // most sequences prefilled by one step
 };
 
 // Thrown by submit() when the queue has no room.
@@ -83,6 +84,7 @@ private:
     std::atomic<int> m_outstanding{0};
     std::atomic<std::uint64_t> m_nextJob{1};
     std::atomic<int> m_waiting{0}, m_running{0}, m_slots{0};
+    std::atomic<int> m_largestAdmission{0};
     std::atomic<long long> m_steps{0}, m_decoded{0}, m_cancelled{0}, m_cancelRequests{0};
     std::thread m_thread;
 };
