@@ -83,6 +83,11 @@ json parseBody(std::string_view body)
         std::string what = e.what();
         if (const auto colon = what.find("parse error"); colon != std::string::npos) what = what.substr(colon);
         invalid({}, "malformed JSON at byte " + std::to_string(e.byte) + ": " + what, "invalid_json");
+    } catch (const json::exception& e) {
+        // Valid syntax the parser still cannot hold, e.g. a number beyond double (1e999).
+        std::string what = e.what();
+        if (const auto end = what.find("] "); end != std::string::npos) what = what.substr(end + 2);
+        invalid({}, "malformed JSON: " + what, "invalid_json");
     }
     if (!parsed.is_object()) invalid({}, std::string("the request body must be a JSON object, got ") + parsed.type_name(), "invalid_json");
     return parsed;

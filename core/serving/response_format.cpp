@@ -1,6 +1,7 @@
 #include "response_format.h"
 
 #include "api_error.h"
+#include "utf8.h"
 
 #include <chrono>
 #include <random>
@@ -46,7 +47,7 @@ json ResponseFormat::understood(const PromptItem& item, int n)
     json keywords = json::array();
     for (const auto& k : item.parsed.keywords) keywords.push_back(k);
     return {{"mode", modeName(s.mode)}, {"keywords", keywords}, {"upper", s.upper}, {"acrostic", s.acrostic},
-            {"length", s.mode == PromptMode::Upper ? 0 : s.length}, {"hengpi", s.hengpi}, {"candidates", n},
+            {"length", s.mode == PromptMode::Upper ? static_cast<int>(utf8::length(s.upper)) : s.length}, {"hengpi", s.hengpi}, {"candidates", n},
             {"source", item.source}, {"ignored", item.parsed.ignored}, {"notes", item.parsed.notes}};
 }
 

@@ -94,6 +94,10 @@ COUPLET_TEST(malformedJsonNamesTheByte)
     CHECK_EQ(error["error"]["type"].get<std::string>(), std::string("invalid_request_error"));
     CHECK_EQ(error["error"]["code"].get<std::string>(), std::string("invalid_json"));
     CHECK_EQ(refusal("[1,2]").first, 400);
+    // Found by serving_fuzzer: a number too large for a double was not a parse_error.
+    const auto [overflow, overflowError] = refusal(R"({"prompt":"龙年","n":1e999})");
+    CHECK_EQ(overflow, 400);
+    CHECK(messageOf(overflowError).find("number overflow") != std::string::npos);
 }
 
 COUPLET_TEST(wrongTypesNameTheField)
