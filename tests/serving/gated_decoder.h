@@ -15,10 +15,12 @@ class GatedDecoder : public Decoder {
 public:
     explicit GatedDecoder(Decoder& inner) : m_inner(inner) {}
 
-    void close()
+    // Holds the next decode(), or the one after `passes` more have run.
+    void close(int passes = 0)
     {
         std::lock_guard lock(m_mutex);
         m_open = false;
+        m_passes = passes;
     }
     void open()
     {
@@ -44,10 +46,14 @@ public:
     {
         {
             std::unique_lock lock(m_mutex);
-            ++m_held;
-            m_changed.notify_all();
-            m_changed.wait(lock, [&] { return m_open; });
-            --m_held;
+            if (m_passes > 0) {
+                --m_passes;
+            } else {
+                ++m_held;
+                m_changed.notify_all();
+                m_changed.wait(lock, [&] { return m_open; });
+                --m_held;
+            }
         }
         m_inner.decode(items, logits);
     }
@@ -59,6 +65,7 @@ private:
     std::condition_variable m_changed;
     bool m_open = true;
     int m_held = 0;
+    int m_passes = 0;
 };
 
 } // namespace couplet::testing

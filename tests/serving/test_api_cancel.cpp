@@ -9,6 +9,9 @@ using namespace couplet::testing;
 namespace {
 
 // A nine-character couplet with three candidates needs ~25 decode steps each.
+// The gate lets the first step through (an interactive request's first step
+// prefills and decodes once; its text is delivered when the step ends) and
+// holds the second.
 const std::string kRequest = R"({"prompt":"关于吉祥的春联","n":3,"couplet":{"length":9}})";
 
 // Once the client has gone and the server has told the engine, the gate opens:
@@ -33,7 +36,7 @@ void checkComputeStopped(ServerRig& rig, const std::string& outcome)
 COUPLET_TEST(disconnectDuringAWholeResponseCancelsItsSequences)
 {
     ServerRig rig;
-    rig.gate->close();
+    rig.gate->close(1);
     {
         httplib::Client client("127.0.0.1", rig.port);
         client.set_read_timeout(0, 200000); // gives up after 0.2 s and closes the connection
@@ -47,7 +50,7 @@ COUPLET_TEST(disconnectDuringAWholeResponseCancelsItsSequences)
 COUPLET_TEST(disconnectDuringAStreamCancelsItsSequences)
 {
     ServerRig rig;
-    rig.gate->close();
+    rig.gate->close(1);
     std::string received;
     {
         httplib::Client client("127.0.0.1", rig.port);

@@ -1,6 +1,8 @@
 #include "check.h"
 #include "server_rig.h"
 
+#include "completion_request.h"
+
 #include <nlohmann/json.hpp>
 
 #include <thread>
