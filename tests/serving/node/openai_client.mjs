@@ -47,4 +47,4 @@ try {
   expect(e instanceof OpenAI.BadRequestError, `error class ${e.constructor.name}`);
   expect(e.status === 400 && e.param === 'prompt' && /Han/.test(e.message), `error ${e.status} ${e.param} ${e.message}`);
 }
-console.log(`OK: the openai ${OpenAI.VERSION ?? ''} Node client read completions, chat, both streams and a 400 from ${baseURL}`);
+console.log(`OK: the openai Node client read completions, chat, both streams and a 400 from ${baseURL}`);
