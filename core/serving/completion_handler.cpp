@@ -144,9 +144,10 @@ namespace couplet {
 void CompletionHandler::respondStream(const httplib::Request& req, httplib::Response& res, CompletionRequest request) const
 {
     auto job = m_engine.submit(specsOf(request), request.n, request.maxTokens);
-    auto stream = std::make_shared<EventStream>(std::move(request), std::move(job), m_engine, m_metrics,
-                                                ConnectionProbe(req.local_port, req.remote_addr, req.remote_port),
-                                                m_timeout, m_stopping);
+    const ConnectionProbe probe(req.local_port, req.remote_addr, req.remote_port);
+    probe.sendImmediately();
+    auto stream = std::make_shared<EventStream>(std::move(request), std::move(job), m_engine, m_metrics, probe, m_timeout,
+                                                m_stopping);
     res.set_header("Cache-Control", "no-cache");
     res.set_header("X-Accel-Buffering", "no");
     res.set_chunked_content_provider(

@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -67,6 +68,16 @@ bool ConnectionProbe::peerClosed() const
     // Readable: either the next pipelined request, or the end of the stream.
     char byte = 0;
     return recv(m_fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
+}
+
+} // namespace couplet
+
+namespace couplet {
+
+void ConnectionProbe::sendImmediately() const
+{
+    const int on = 1;
+    if (m_fd >= 0) setsockopt(m_fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
 }
 
 } // namespace couplet

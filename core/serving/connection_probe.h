@@ -16,6 +16,8 @@ public:
     bool found() const { return m_fd >= 0; }
     // True once the peer has closed or reset the connection.
     bool peerClosed() const;
+    // Sends small writes at once (TCP_NODELAY): a stream is many small events.
+    void sendImmediately() const;
 
 private:
     int m_fd = -1;
