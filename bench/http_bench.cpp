@@ -50,7 +50,7 @@ HttpLoadPoint summarise(std::string shape, int size, const std::vector<LoadSampl
     std::vector<double> total, first;
     for (const auto& s : samples) {
         if (!s.ok) {
-            ++p.failed;
+            if (p.failed++ == 0) p.firstError = s.error;
             continue;
         }
         total.push_back(s.totalMs);
@@ -96,6 +96,8 @@ LoadSenderFactory HttpBench::httpSenders(const std::string& url, const std::stri
             s.totalMs = msSince(start);
             s.ok = res && res->status == 200 && received.find("data: [DONE]") != std::string::npos
                 && received.find("\"error\"") == std::string::npos;
+            if (!res) s.error = httplib::to_string(res.error());
+            else if (!s.ok) s.error = "HTTP " + std::to_string(res->status) + ": " + received.substr(0, 200);
             return s;
         };
     };
@@ -120,6 +122,7 @@ LoadSenderFactory HttpBench::engineSenders(ServingEngine& engine)
             s.totalMs = msSince(start);
             const auto outcomes = job->outcomes();
             s.ok = std::all_of(outcomes.begin(), outcomes.end(), [](const SequenceOutcome& o) { return o.status == RequestStatus::Done; });
+            if (!s.ok) s.error = "a couplet failed or was cancelled";
             return s;
         };
     };

@@ -19,6 +19,7 @@ struct HttpLoadPoint {
     int requests = 0;
     int couplets = 0;
     int failed = 0;
+    std::string firstError;      // the first failure's reason
     double seconds = 0;
     double coupletsPerSecond = 0;
     double p50Ms = 0, p95Ms = 0, p99Ms = 0; // request sent -> last byte
@@ -33,6 +34,7 @@ struct LoadSample {
     bool ok = false;
     double firstTextMs = 0;
     double totalMs = 0;
+    std::string error; // why it failed
 };
 
 // Sends one request of the given prompts and waits for all of it. One sender

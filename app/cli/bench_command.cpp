@@ -153,10 +153,12 @@ int runHttpBench(Args& args)
     for (int n : arraySizes) {
         points.push_back(bench::HttpBench::arrays(http, n, requests > 0 ? requests : std::max(quick ? 2 : 4, 64 / n)));
         std::cerr << "array of " << n << ": " << points.back().coupletsPerSecond << " couplets/s" << std::endl;
+        if (points.back().failed > 0) std::cerr << "  " << points.back().failed << " failed, first: " << points.back().firstError << std::endl;
     }
     for (int c : clientCounts) {
         points.push_back(bench::HttpBench::clients(http, c, requests > 0 ? requests : std::max(2, (quick ? 16 : 128) / c)));
         std::cerr << c << " clients: " << points.back().coupletsPerSecond << " couplets/s" << std::endl;
+        if (points.back().failed > 0) std::cerr << "  " << points.back().failed << " failed, first: " << points.back().firstError << std::endl;
     }
     if (compare) compareInProcess(points, model, maxBatch);
     bench::HttpBench::printTable(points, url, std::cout);

@@ -9,6 +9,8 @@
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
+#include <sys/socket.h>
+
 #include <algorithm>
 #include <csignal>
 #include <chrono>
@@ -54,13 +56,23 @@ std::string defaultError(const httplib::Request& req, int status)
                     "HTTP " + std::to_string(status) + " for " + req.method + " " + req.path).body();
 }
 
+// cpp-httplib 0.11 listens with a backlog of 5 connections (fixed when the
+// library was built); 64 clients connecting at once overflow it, and the
+// kernel drops their SYNs. listen() again on the bound socket widens it.
+class WideBacklogServer : public httplib::Server {
+public:
+    void widenBacklog(int connections) { ::listen(svr_sock_, connections); }
+};
+
+constexpr int kBacklog = 1024;
+
 } // namespace
 
 struct ApiServer::Impl {
     ServingEngine& engine;
     ServingMetrics& metrics;
     ServerOptions options;
-    httplib::Server server;
+    WideBacklogServer server;
     std::atomic<bool> stopping{false};
     CompletionHandler completions;
     std::mutex monitorMutex;
@@ -200,6 +212,7 @@ int ApiServer::start()
     const auto& o = impl.options;
     impl.port = o.port == 0 ? impl.server.bind_to_any_port(o.host) : (impl.server.bind_to_port(o.host, o.port) ? o.port : -1);
     if (impl.port <= 0) throw std::runtime_error("cannot listen on " + o.host + ":" + std::to_string(o.port));
+    impl.server.widenBacklog(kBacklog);
     impl.thread = std::thread([&impl] { impl.server.listen_after_bind(); });
     // stop() is only heard once the accept loop runs; clients may connect before (the socket is bound).
     for (int i = 0; i < 5000 && !impl.server.is_running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
