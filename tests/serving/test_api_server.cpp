@@ -23,7 +23,7 @@ json post(ServerRig& rig, const std::string& path, const json& body)
     return json::parse(res->body);
 }
 
-// "上联：<n Han>\n下联：<n Han>\n横批：<4 Han>"
+// "上联：<n characters>\n下联：<n characters>\n横批：<4 Han>"
 bool isCouplet(const std::string& text, int length)
 {
     const auto lines = utf8::decode(text);
@@ -38,7 +38,9 @@ bool isCouplet(const std::string& text, int length)
         if (parts[i].rfind(labels[i], 0) != 0) return false;
         const auto body = parts[i].substr(3);
         const std::size_t want = i == 2 ? 4 : static_cast<std::size_t>(length);
-        if (body.size() != want || !std::all_of(body.begin(), body.end(), utf8::isHan)) return false;
+        // Lines may hold couplet punctuation (，) that the model writes; the 横批 is four Han characters.
+        const auto allowed = [&](char32_t c) { return utf8::isHan(c) || (i < 2 && std::u32string_view(U"，、；？！").find(c) != std::u32string_view::npos); };
+        if (body.size() != want || !std::all_of(body.begin(), body.end(), allowed)) return false;
     }
     return true;
 }

@@ -5,7 +5,9 @@ import OpenAI from 'openai';
 
 const baseURL = process.argv[2];
 const client = new OpenAI({ baseURL, apiKey: 'unused', maxRetries: 0, timeout: 60_000 });
-const couplet = (n) => new RegExp(`^上联：\\p{Script=Han}{${n}}\\n下联：\\p{Script=Han}{${n}}\\n横批：\\p{Script=Han}{4}$`, 'u');
+// Lines of n characters (the model may write couplet punctuation such as ， inside them).
+const line = (n) => `[\\p{Script=Han}，、；？！]{${n}}`;
+const couplet = (n) => new RegExp(`^上联：${line(n)}\\n下联：${line(n)}\\n横批：\\p{Script=Han}{4}$`, 'u');
 
 function expect(condition, what) {
   if (!condition) {
