@@ -1,6 +1,6 @@
 #include "http_bench.h"
 
-#include "stats.h"
+#include "percentile.h"
 
 #include "prompt_parser.h"
 #include "serving_engine.h"

@@ -124,7 +124,7 @@ void runRoofline(const CoupletModel& model, const BenchOptions& o, bench::BenchR
 void compareInProcess(std::vector<bench::HttpLoadPoint>& points, std::shared_ptr<const CoupletModel> model, int maxBatch)
 {
     auto decoder = model->makeDecoder();
-    EngineSettings settings;
+    ServingSettings settings;
     settings.scheduler.maxBatch = maxBatch;
     settings.scheduler.maxWaitMs = 5;
     ServingEngine engine(*decoder, engineModelOf(model, ModelCard{}), settings);

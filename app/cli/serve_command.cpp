@@ -53,7 +53,7 @@ int runServe(Args& args)
     const char* envKey = std::getenv("COUPLET_API_KEY");
     server.apiKey = args.value("api-key", envKey != nullptr ? envKey : "");
     server.timeoutSeconds = args.number("timeout", 120);
-    EngineSettings engine;
+    ServingSettings engine;
     engine.scheduler.maxBatch = args.integer("max-batch", 32);
     engine.maxQueue = args.integer("max-queue", 256);
     engine.scheduler.maxWaitMs = args.integer("batch-window", 5);

@@ -7,7 +7,7 @@
 
 namespace couplet {
 
-ServingEngine::ServingEngine(Decoder& decoder, EngineModel model, EngineSettings settings, ServingMetrics* metrics)
+ServingEngine::ServingEngine(Decoder& decoder, EngineModel model, ServingSettings settings, ServingMetrics* metrics)
     : m_model(std::move(model)), m_settings(settings), m_metrics(metrics), m_scheduler(decoder, settings.scheduler)
 {
     m_slots = m_scheduler.effectiveMaxBatch();

@@ -15,7 +15,7 @@
 
 namespace couplet {
 
-struct EngineSettings {
+struct ServingSettings {
     SchedulerSettings scheduler;
     int maxQueue = 256;       // sequences waiting for a slot beyond the running ones
 };
@@ -43,7 +43,7 @@ struct QueueFull {
 // empties between steps, so the scheduler itself needs no locks.
 class ServingEngine {
 public:
-    ServingEngine(Decoder& decoder, EngineModel model, EngineSettings settings = {}, ServingMetrics* metrics = nullptr);
+    ServingEngine(Decoder& decoder, EngineModel model, ServingSettings settings = {}, ServingMetrics* metrics = nullptr);
     ~ServingEngine();
     ServingEngine(const ServingEngine&) = delete;
     ServingEngine& operator=(const ServingEngine&) = delete;
@@ -72,7 +72,7 @@ private:
                                Priority priority);
 
     EngineModel m_model;
-    EngineSettings m_settings;
+    ServingSettings m_settings;
     ServingMetrics* m_metrics;
     Scheduler m_scheduler;
 

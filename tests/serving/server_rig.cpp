@@ -10,7 +10,7 @@
 
 namespace couplet::testing {
 
-ServerRig::ServerRig(EngineSettings engineSettings, ServerOptions options) : dir(freshTempDir("serving"))
+ServerRig::ServerRig(ServingSettings engineSettings, ServerOptions options) : dir(freshTempDir("serving"))
 {
     writeTinyModel(dir / "tiny");
     std::ofstream(dir / "tiny" / "MODEL_CARD.md") << "# Tiny test model (`tests`)\n\n| | |\n|---|---|\n"
@@ -37,9 +37,9 @@ ServerRig::~ServerRig()
     std::filesystem::remove_all(dir, ec);
 }
 
-EngineSettings ServerRig::defaultEngine()
+ServingSettings ServerRig::defaultEngine()
 {
-    EngineSettings s;
+    ServingSettings s;
     s.scheduler.maxBatch = 8;
     s.scheduler.maxWaitMs = 2;
     s.maxQueue = 32;

@@ -31,10 +31,10 @@ struct ServerRig {
     std::unique_ptr<ApiServer> server;
     int port = 0;
 
-    explicit ServerRig(EngineSettings engineSettings = defaultEngine(), ServerOptions options = {});
+    explicit ServerRig(ServingSettings engineSettings = defaultEngine(), ServerOptions options = {});
     ~ServerRig();
 
-    static EngineSettings defaultEngine();
+    static ServingSettings defaultEngine();
     httplib::Client client() const;
 };
 

@@ -79,7 +79,7 @@ COUPLET_TEST(apiKeyIsRequiredWhenSet)
 
 COUPLET_TEST(fullQueueGets429WithRetryAfter)
 {
-    EngineSettings settings = ServerRig::defaultEngine();
+    ServingSettings settings = ServerRig::defaultEngine();
     settings.scheduler.maxBatch = 2;
     settings.maxQueue = 1;
     ServerRig rig(settings);
