@@ -3,7 +3,11 @@
 
 #include "batching_bench.h"
 #include "bench_report_writer.h"
+#include "http_bench.h"
 #include "roofline.h"
+
+#include "engine_model.h"
+#include "serving_engine.h"
 
 #include <algorithm>
 #include <iostream>
@@ -44,6 +48,10 @@ void printHelp()
                  "  --csv FILE            the batch-size table as CSV\n"
                  "  --only LIST           run only these parts: sweep, compare, ttft, roofline (e.g. for a profiler)\n"
                  "  --quick               a small smoke run (batch sizes 1,4, few requests)\n"
+                 "couplet bench --http URL [--array-sizes 1,2,4,8,16,32] [--clients 1,8,32,64] [--no-compare]\n"
+                 "  load a running 'couplet serve' at URL: prompt arrays from one client, then many clients\n"
+                 "  sending single prompts (streamed), and the same load in-process on --model for the ratio\n"
+                 "  --api-key KEY  --requests N (per point)  --max-batch N (in-process, default 32)  --json FILE\n"
               << modelOptionsHelp();
 }
 
@@ -112,6 +120,52 @@ void runRoofline(const CoupletModel& model, const BenchOptions& o, bench::BenchR
     if (best != report.sweep.end()) bench::Roofline::rateDecoding(report.roofline, model, *best);
 }
 
+// The same points in-process, on an engine like the server's, for the ratio.
+void compareInProcess(std::vector<bench::HttpLoadPoint>& points, std::shared_ptr<const CoupletModel> model, int maxBatch)
+{
+    auto decoder = model->makeDecoder();
+    ServingSettings settings;
+    settings.scheduler.maxBatch = maxBatch;
+    settings.scheduler.maxWaitMs = 5;
+    ServingEngine engine(*decoder, engineModelOf(model, ModelCard{}), settings);
+    const auto senders = bench::HttpBench::engineSenders(engine);
+    for (auto& p : points) {
+        const int perClient = p.shape == "array" ? p.requests : p.requests / p.size;
+        bench::HttpBench::compare(p, p.shape == "array" ? bench::HttpBench::arrays(senders, p.size, perClient)
+                                                        : bench::HttpBench::clients(senders, p.size, perClient));
+    }
+}
+
+int runHttpBench(Args& args)
+{
+    const std::string url = args.value("http");
+    const bool quick = args.flag("quick");
+    const auto arraySizes = parseSizes(args.value("array-sizes", quick ? "1,4" : "1,2,4,8,16,32"), "array-sizes");
+    const auto clientCounts = parseSizes(args.value("clients", quick ? "1,8" : "1,8,32,64"), "clients");
+    const int requests = args.integer("requests", 0);
+    const bool compare = !args.flag("no-compare");
+    const int maxBatch = args.integer("max-batch", 32);
+    const std::string apiKey = args.value("api-key"), jsonPath = args.value("json");
+    auto model = compare ? loadModel(args) : nullptr;
+    args.finish();
+    const auto http = bench::HttpBench::httpSenders(url, apiKey);
+    std::vector<bench::HttpLoadPoint> points;
+    for (int n : arraySizes) {
+        points.push_back(bench::HttpBench::arrays(http, n, requests > 0 ? requests : std::max(quick ? 2 : 4, 64 / n)));
+        std::cerr << "array of " << n << ": " << points.back().coupletsPerSecond << " couplets/s" << std::endl;
+        if (points.back().failed > 0) std::cerr << "  " << points.back().failed << " failed, first: " << points.back().firstError << std::endl;
+    }
+    for (int c : clientCounts) {
+        points.push_back(bench::HttpBench::clients(http, c, requests > 0 ? requests : std::max(2, (quick ? 16 : 128) / c)));
+        std::cerr << c << " clients: " << points.back().coupletsPerSecond << " couplets/s" << std::endl;
+        if (points.back().failed > 0) std::cerr << "  " << points.back().failed << " failed, first: " << points.back().firstError << std::endl;
+    }
+    if (compare) compareInProcess(points, model, maxBatch);
+    bench::HttpBench::printTable(points, url, std::cout);
+    if (!jsonPath.empty()) bench::HttpBench::writeJson(points, url, jsonPath);
+    return 0;
+}
+
 } // namespace
 
 int runBench(Args& args)
@@ -120,6 +174,7 @@ int runBench(Args& args)
         printHelp();
         return 0;
     }
+    if (args.has("http")) return runHttpBench(args);
     const BenchOptions o = optionsFrom(args);
     auto model = loadModel(args);
     args.finish();

@@ -11,5 +11,6 @@ int runBatch(Args& args);
 int runBench(Args& args);
 int runWorker(Args& args);
 int runCluster(Args& args);
+int runServe(Args& args);
 
 } // namespace couplet::cli

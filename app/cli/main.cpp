@@ -16,6 +16,7 @@ void usage()
                  "  bench      measure batching throughput and latency\n"
                  "  worker     generate bulk rows queued in Redis (batch --redis)\n"
                  "  cluster    'cluster status': workers, jobs and dead letters in a Redis\n"
+                 "  serve      serve the model over HTTP (OpenAI-compatible API)\n"
                  "  train      train a model on a data folder\n"
                  "run 'couplet <command> --help' for a command's options\n";
 }
@@ -38,6 +39,7 @@ int main(int argc, char** argv)
         if (command == "batch") return couplet::cli::runBatch(args);
         if (command == "worker") return couplet::cli::runWorker(args);
         if (command == "cluster") return couplet::cli::runCluster(args);
+        if (command == "serve") return couplet::cli::runServe(args);
     } catch (const couplet::cli::UsageError& e) {
         std::cerr << "couplet " << command << ": " << e.what() << '\n';
         return 2;

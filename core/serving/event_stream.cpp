@@ -1,0 +1,95 @@
+#include "event_stream.h"
+
+#include "api_error.h"
+#include "serving_engine.h"
+
+namespace couplet {
+namespace {
+
+constexpr std::chrono::milliseconds kSlice{20};
+
+bool send(httplib::DataSink& sink, const std::string& data)
+{
+    return data.empty() || sink.write(data.data(), data.size());
+}
+
+} // namespace
+
+EventStream::EventStream(CompletionRequest request, std::shared_ptr<ServingJob> job, ServingEngine& engine,
+                         ServingMetrics& metrics, ConnectionProbe probe, std::chrono::milliseconds timeout,
+                         const std::atomic<bool>& stopping)
+    : m_request(std::move(request)), m_format(m_request, engine.model().card.id), m_job(std::move(job)), m_engine(engine),
+      m_metrics(metrics), m_probe(probe), m_start(std::chrono::steady_clock::now()), m_timeout(timeout), m_stopping(stopping)
+{
+}
+
+void EventStream::cancel()
+{
+    if (!m_cancelled) m_engine.cancel(m_job->id());
+    m_cancelled = true;
+}
+
+bool EventStream::writeEvents(httplib::DataSink& sink)
+{
+    std::string out;
+    std::vector<SequenceOutcome> outcomes;
+    for (const JobEvent& e : m_job->takeEvents()) {
+        if (!e.finished) {
+            out += m_format.deltaEvent(e.index, e.text);
+            continue;
+        }
+        if (outcomes.empty()) outcomes = m_job->outcomes();
+        const auto& o = outcomes[static_cast<std::size_t>(e.index)];
+        if (o.status == RequestStatus::Failed)
+            out += ResponseFormat::errorEvent(ApiError(500, "server_error", "choice " + std::to_string(e.index) + " failed: " + o.error));
+        else
+            out += m_format.finishEvent(e.index, e.finishReason);
+    }
+    return send(sink, out);
+}
+
+bool EventStream::finishStream(httplib::DataSink& sink, const std::string& last)
+{
+    std::string out = last;
+    if (m_request.includeUsage) {
+        std::vector<ChoiceOutcome> choices;
+        for (const auto& o : m_job->outcomes()) choices.push_back({0, o.text, o.finishReason, o.promptTokens, o.completionTokens});
+        out += m_format.usageEvent(choices);
+    }
+    out += ResponseFormat::doneEvent();
+    if (!send(sink, out)) return false;
+    sink.done();
+    return true;
+}
+
+bool EventStream::pump(httplib::DataSink& sink)
+{
+    if (!m_opened) {
+        m_opened = true;
+        if (!send(sink, m_format.openingEvents())) return false;
+    }
+    m_job->waitForEvents(kSlice);
+    const bool done = m_job->done(); // before taking events: then every event of a done job is taken
+    if (!writeEvents(sink)) return false;
+    if (done) return finishStream(sink, {});
+    if (m_probe.peerClosed() || m_stopping) return false;
+    if (std::chrono::steady_clock::now() - m_start > m_timeout) {
+        cancel();
+        m_timedOut = true;
+        const ApiError e(504, "timeout_error", "the stream did not finish within the server's timeout; its couplets were cancelled",
+                         {}, "timeout");
+        return finishStream(sink, ResponseFormat::errorEvent(e));
+    }
+    return true;
+}
+
+void EventStream::release(bool complete)
+{
+    const std::string endpoint = m_request.endpoint == Endpoint::Chat ? "/v1/chat/completions" : "/v1/completions";
+    if (!complete || !m_job->done()) cancel();
+    const bool ok = complete && !m_timedOut && !m_cancelled;
+    m_metrics.countRequest(endpoint, ok ? "ok" : m_timedOut ? "timeout" : "cancelled");
+    if (ok) m_metrics.observeRequest(std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count());
+}
+
+} // namespace couplet

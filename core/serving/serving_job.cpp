@@ -1,0 +1,66 @@
+#include "serving_job.h"
+
+#include <utility>
+
+namespace couplet {
+
+ServingJob::ServingJob(std::uint64_t id, int sequences)
+    : m_id(id), m_streams(static_cast<std::size_t>(sequences)), m_outcomes(static_cast<std::size_t>(sequences)),
+      m_remaining(sequences)
+{
+}
+
+void ServingJob::deliver(int index, std::string_view raw)
+{
+    std::lock_guard lock(m_mutex);
+    std::string text = m_streams[static_cast<std::size_t>(index)].push(raw);
+    if (text.empty()) return;
+    if (!m_events.empty() && m_events.back().index == index && !m_events.back().finished)
+        m_events.back().text += text;
+    else
+        m_events.push_back({index, std::move(text), false, {}});
+    m_changed.notify_all();
+}
+
+void ServingJob::finish(int index, const SequenceResult& result, bool cutShort)
+{
+    std::lock_guard lock(m_mutex);
+    auto& o = m_outcomes[static_cast<std::size_t>(index)];
+    if (o.status != RequestStatus::Waiting) return;
+    o.status = result.status;
+    o.text = m_streams[static_cast<std::size_t>(index)].text();
+    o.finishReason = cutShort ? "length" : "stop";
+    o.error = result.error;
+    o.promptTokens = result.metrics.promptTokens;
+    o.completionTokens = result.metrics.generatedTokens;
+    o.firstTokenMs = result.metrics.firstTokenMs;
+    m_events.push_back({index, {}, true, o.finishReason});
+    --m_remaining;
+    m_changed.notify_all();
+}
+
+void ServingJob::waitForEvents(std::chrono::milliseconds slice)
+{
+    std::unique_lock lock(m_mutex);
+    m_changed.wait_for(lock, slice, [&] { return !m_events.empty() || m_remaining == 0; });
+}
+
+std::vector<JobEvent> ServingJob::takeEvents()
+{
+    std::lock_guard lock(m_mutex);
+    return std::exchange(m_events, {});
+}
+
+bool ServingJob::done() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_remaining == 0;
+}
+
+std::vector<SequenceOutcome> ServingJob::outcomes() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_outcomes;
+}
+
+} // namespace couplet

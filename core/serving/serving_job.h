@@ -1,0 +1,65 @@
+#pragma once
+
+#include "couplet_text_stream.h"
+#include "scheduler.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace couplet {
+
+// How one sequence of a job ended.
+struct SequenceOutcome {
+    RequestStatus status = RequestStatus::Waiting;
+    std::string text;            // 上联：…\n下联：…\n横批：…
+    std::string finishReason;    // "stop" or "length" (max_tokens)
+    std::string error;           // when status == Failed
+    int promptTokens = 0;
+    int completionTokens = 0;
+    double firstTokenMs = 0;
+};
+
+// A piece of streamed text, or the end of a sequence (finished = true).
+struct JobEvent {
+    int index = 0;
+    std::string text;
+    bool finished = false;
+    std::string finishReason;
+};
+
+// The sequences of one HTTP request as they are written: the engine thread
+// delivers text and outcomes, the request's HTTP thread waits for and takes
+// them. Thread-safe.
+class ServingJob {
+public:
+    ServingJob(std::uint64_t id, int sequences);
+
+    std::uint64_t id() const { return m_id; }
+    int sequences() const { return static_cast<int>(m_outcomes.size()); }
+
+    // Engine thread.
+    void deliver(int index, std::string_view raw);
+    void finish(int index, const SequenceResult& result, bool cutShort);
+
+    // HTTP thread: waits at most `slice` for events or the end.
+    void waitForEvents(std::chrono::milliseconds slice);
+    std::vector<JobEvent> takeEvents();
+    bool done() const;
+    std::vector<SequenceOutcome> outcomes() const;
+
+private:
+    const std::uint64_t m_id;
+    mutable std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::vector<CoupletTextStream> m_streams;
+    std::vector<SequenceOutcome> m_outcomes;
+    std::vector<JobEvent> m_events;
+    int m_remaining;
+};
+
+} // namespace couplet
