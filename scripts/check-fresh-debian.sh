@@ -11,7 +11,8 @@
 # Usage (as root): scripts/check-fresh-debian.sh bookworm|trixie
 # Environment: COUPLET_FRESH_DIR (default /var/tmp/couplet-fresh), where the
 # root (RELEASE/root) and the log (RELEASE/check-fresh-RELEASE.log) go; the
-# root is kept for inspection and replaced by the next run.
+# root is kept for inspection and replaced by the next run. COUPLET_SHARED_DIR
+# (default ../shared, next to the project): copied as shared/ next to project/.
 # Downloads a few hundred packages and builds everything without a compiler
 # cache: about an hour on two cores. Not part of .ci/run.
 set -euo pipefail
@@ -97,7 +98,8 @@ for tool in mmdebstrap git chroot mountpoint; do
   command -v "$tool" >/dev/null || { echo "check-fresh-debian: $tool is missing (apt-get install mmdebstrap)" >&2; exit 2; }
 done
 project=$(cd "$(dirname "$0")/.." && pwd)
-shared=$(cd "$project/../shared" && pwd)
+shared=$(cd "${COUPLET_SHARED_DIR:-$project/../shared}" && pwd) \
+  || { echo "check-fresh-debian: no ../shared next to the project (set COUPLET_SHARED_DIR)" >&2; exit 2; }
 work=${COUPLET_FRESH_DIR:-/var/tmp/couplet-fresh}/$release
 root=$work/root
 log=$work/check-fresh-$release.log
