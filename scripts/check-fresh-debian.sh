@@ -115,6 +115,7 @@ unmount_all() {
   return 0
 }
 trap unmount_all EXIT
+trap 'exit 143' INT TERM HUP   # so that the EXIT trap unmounts on a signal too
 host_failed() {   # host_failed STAGE: the verdict when the run stops before the chroot
   echo "check-fresh-debian $release: FAIL at $1 after $(((SECONDS - t0 + 30) / 60)) min; log $log"
   exit 1
