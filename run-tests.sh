@@ -4,5 +4,4 @@ set -euo pipefail
 cd "$(dirname "$0")"
 scripts/install-deps.sh
 scripts/build.sh
-cd build
-ctest --output-on-failure --timeout 900 -j1
+scripts/run-ctest.sh build

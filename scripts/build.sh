@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Configures and builds into build/ (Release). Extra arguments go to cmake.
+# Configures and builds (Release) into build/, or into $COUPLET_BUILD_DIR.
+# Extra arguments go to cmake, e.g. -DCOUPLET_BUILD_GUI=OFF.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCOUPLET_BUILD_TESTS=ON "$@"
-cmake --build build -j"$(nproc)"
+dir=${COUPLET_BUILD_DIR:-build}
+cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCOUPLET_BUILD_TESTS=ON "$@"
+cmake --build "$dir" -j"$(nproc)"

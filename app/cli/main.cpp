@@ -1,5 +1,9 @@
 #include "commands.h"
 
+#include "blas_info.h"
+
+#include <torch/version.h>
+
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -18,7 +22,18 @@ void usage()
                  "  cluster    'cluster status': workers, jobs and dead letters in a Redis\n"
                  "  serve      serve the model over HTTP (OpenAI-compatible API)\n"
                  "  train      train a model on a data folder\n"
-                 "run 'couplet <command> --help' for a command's options\n";
+                 "run 'couplet <command> --help' for a command's options;\n"
+                 "'couplet --version' for the versions and the BLAS in use\n";
+}
+
+int version()
+{
+    const couplet::BlasInfo blas = couplet::detectBlas();
+    std::cout << "couplet " << COUPLET_VERSION << "\nlibtorch " << TORCH_VERSION << "\nBLAS: " << blas.name();
+    if (!blas.path.empty()) std::cout << ", " << blas.path;
+    std::cout << std::endl;   // before the warning on stderr, in a shared log too
+    if (!blas.warning().empty()) std::cerr << blas.warning() << '\n';
+    return 0;
 }
 
 } // namespace
@@ -29,6 +44,7 @@ int main(int argc, char** argv)
         usage();
         return argc < 2 ? 2 : 0;
     }
+    if (std::strcmp(argv[1], "--version") == 0) return version();
     const std::string command = argv[1];
     couplet::cli::Args args(argc - 2, argv + 2);
     try {

@@ -5,11 +5,14 @@
 #include "mainwindow/main_window.h"
 #include "preview/couplet_exporter.h"
 #include "preview/couplet_preview.h"
+#include "preview/couplet_renderer.h"
 #include "prompt/prompt_panel.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QFontDatabase>
+#include <QSqlDatabase>
 #include <QTimer>
 
 #include <iostream>
@@ -27,7 +30,10 @@ struct Options {
     QStringList prompts;     // submitted at start
     QString bulkCsv;         // run at start, results next to it
     int tab = MainWindow::QueueTab;
+    bool smokeTest = false;  // generate one couplet, print it, exit
 };
+
+constexpr int kSmokeTimeoutMs = 300000;
 
 Options parseOptions(const QApplication& app)
 {
@@ -53,7 +59,10 @@ Options parseOptions(const QApplication& app)
                                   QStringLiteral("file"));
     const QCommandLineOption tab(QStringLiteral("tab"), QStringLiteral("Tab to show: queue, charts or history."),
                                  QStringLiteral("name"), QStringLiteral("queue"));
-    parser.addOptions({model, device, shot, preview, delay, prompt, bulk, tab});
+    const QCommandLineOption smoke(QStringLiteral("smoke-test"),
+                                   QStringLiteral("Load the model, write one couplet through the engine, print it "
+                                                  "and exit (0 on success)."));
+    parser.addOptions({model, device, shot, preview, delay, prompt, bulk, tab, smoke});
     parser.process(app);
     Options o;
     o.modelDir = parser.value(model);
@@ -65,6 +74,7 @@ Options parseOptions(const QApplication& app)
     o.bulkCsv = parser.value(bulk);
     const QStringList tabs{QStringLiteral("queue"), QStringLiteral("charts"), QStringLiteral("history")};
     o.tab = std::max(0, int(tabs.indexOf(parser.value(tab))));
+    o.smokeTest = parser.isSet(smoke);
     return o;
 }
 
@@ -84,6 +94,67 @@ void scheduleScreenshot(StudioApp& studio, const Options& o)
     });
 }
 
+// The checks of --smoke-test that need no model: what a package can miss.
+bool checkRuntime()
+{
+    bool ok = true;
+    if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QSQLITE"))) {
+        std::cerr << "smoke test: the Qt SQLite driver is missing (install libqt6sql6-sqlite): no history\n";
+        ok = false;
+    }
+    const QString font = CoupletRenderer::brushFontFamily();
+    std::cout << "smoke test: platform " << QGuiApplication::platformName().toStdString() << ", preview font "
+              << font.toStdString() << '\n';
+    if (!QFontDatabase::families().contains(QStringLiteral("AR PL UKai CN")))
+        std::cerr << "smoke test: warning: the brush font is missing (install fonts-arphic-ukai)\n";
+    return ok;
+}
+
+// --smoke-test: the app as it starts for a user, then one couplet for 五福
+// through the engine thread; exits 0 when it was written, 1 with the reason.
+void scheduleSmokeTest(StudioApp& studio)
+{
+    auto finish = [](int code, const std::string& message) {
+        (code == 0 ? std::cout : std::cerr) << "smoke test: " << message << '\n';
+        QCoreApplication::exit(code);
+    };
+    if (!checkRuntime()) {
+        QTimer::singleShot(0, &studio, [finish] { finish(1, "failed"); });
+        return;
+    }
+    EngineController* engine = studio.engine();
+    auto requestId = std::make_shared<quint64>(0);
+    QObject::connect(engine, &EngineController::modelLoadFailed, &studio, [finish](const QString& message) {
+        finish(1, "failed: cannot load the model: " + message.toStdString());
+    });
+    QObject::connect(engine, &EngineController::modelLoaded, &studio,
+                     [&studio, requestId](const QString& device, const QString& summary) {
+        std::cout << "smoke test: model " << summary.toStdString() << " on " << device.toStdString() << '\n';
+        GenerationSpec spec = studio.window()->promptPanel()->spec();
+        spec.mode = PromptMode::Keywords;
+        spec.keywords = "五福";
+        spec.candidates = 1;
+        *requestId = studio.submit(spec);
+    });
+    QObject::connect(engine, &EngineController::candidateFinished, &studio,
+                     [requestId](const CandidateResult& r) {
+        if (r.requestId == *requestId && r.outcome == Outcome::Done)
+            std::cout << "上联 " << r.upper.toStdString() << "\n下联 " << r.lower.toStdString() << "\n横批 "
+                      << r.hengpi.toStdString() << '\n';
+    });
+    QObject::connect(engine, &EngineController::requestFinished, &studio,
+                     [finish, requestId](const RequestSummary& s) {
+        if (s.requestId != *requestId) return;
+        if (s.outcome == Outcome::Done)
+            finish(0, "passed (" + std::to_string(int(s.latencyMs)) + " ms)");
+        else
+            finish(1, "failed: the request ended without a couplet: " + s.error.toStdString());
+    });
+    QTimer::singleShot(kSmokeTimeoutMs, &studio, [finish] {
+        finish(1, "failed: no couplet after " + std::to_string(kSmokeTimeoutMs / 1000) + " s");
+    });
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -97,7 +168,9 @@ int main(int argc, char** argv)
     const Options options = parseOptions(app);
 
     StudioApp studio(&loadModelBackend);
-    studio.setQuiet(!options.screenshot.isEmpty());
+    studio.setQuiet(!options.screenshot.isEmpty() || options.smokeTest);
+    if (options.smokeTest)
+        scheduleSmokeTest(studio);
     studio.loadModel(options.modelDir, options.device);
     for (const QString& keywords : options.prompts) {
         GenerationSpec spec = studio.window()->promptPanel()->spec();

@@ -1,5 +1,6 @@
 #include "couplet_model.h"
 
+#include "blas_info.h"
 #include "couplet_model_impl.h"
 #include "couplet_policy.h"
 #include "safetensors.h"
@@ -142,6 +143,7 @@ std::shared_ptr<const CoupletModel> CoupletModel::load(const std::filesystem::pa
     const int threads = options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     torch::set_num_threads(threads);
     attempt(dir, [&] { m->device = pickDevice(options); });
+    if (!m->device.is_cuda()) warnOnceAboutBlas();
     m->dtype = m->device.is_cuda() && options.halfPrecision ? torch::kFloat16 : torch::kFloat32;
     m->config.dropout = 0;
     m->lm = Lm(m->config);
@@ -263,7 +265,8 @@ std::unique_ptr<Decoder> CoupletModel::makeDecoder() const
 
 std::string CoupletModel::deviceName() const
 {
-    if (!m_impl->device.is_cuda()) return "cpu (" + std::to_string(torch::get_num_threads()) + " threads, fp32)";
+    if (!m_impl->device.is_cuda())
+        return "cpu (" + std::to_string(torch::get_num_threads()) + " threads, fp32, " + detectBlas().name() + ")";
     return "cuda:" + std::to_string(m_impl->device.index() < 0 ? 0 : m_impl->device.index())
         + (m_impl->dtype == torch::kFloat16 ? " (fp16)" : " (fp32)");
 }

@@ -51,7 +51,7 @@ public:
     // A decoder over this model's weights on its device (no rows reserved yet).
     std::unique_ptr<Decoder> makeDecoder() const;
 
-    std::string deviceName() const;   // "cpu", "cuda:0 (NVIDIA H200, bf16)"
+    std::string deviceName() const;   // "cpu (2 threads, fp32, OpenBLAS 0.3.21 (openmp))", "cuda:0 (fp16)"
     std::string summary() const;      // parameters, layers, vocabulary, folder
     const CoupletModelImpl& impl() const { return *m_impl; }
 

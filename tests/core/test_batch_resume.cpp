@@ -1,5 +1,8 @@
 // Kills `couplet batch` with SIGKILL at random moments, resumes it each time,
-// and checks the output row by row against the input: every row exactly once.
+// and checks the output row by row against the input (every row exactly once)
+// and against an uninterrupted run with the same seeds (the same couplets).
+// The kill moments are drawn from a printed seed; COUPLET_TEST_SEED=N replays
+// the same choices.
 
 #include "check.h"
 #include "csv_test_util.h"
@@ -15,6 +18,7 @@
 #include <iostream>
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <random>
 #include <sys/wait.h>
 #include <thread>
@@ -79,11 +83,37 @@ void writeInput(const std::filesystem::path& path, const std::vector<InputRow>& 
     couplet::test::writeFile(path, text);
 }
 
+// A started CLI process. Its exit status is kept when it is reaped, so that
+// a crash while the test polls it is never mistaken for a clean exit.
+struct Child {
+    pid_t pid = -1;
+    std::optional<int> exit;   // the exit code, or -signal
+
+    static int decode(int status) { return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status); }
+
+    bool ended()
+    {
+        int status = 0;
+        if (!exit && ::waitpid(pid, &status, WNOHANG) == pid) exit = decode(status);
+        return exit.has_value();
+    }
+
+    int wait()
+    {
+        int status = 0;
+        if (!exit) {
+            if (::waitpid(pid, &status, 0) != pid) throw std::runtime_error("waitpid failed");
+            exit = decode(status);
+        }
+        return *exit;
+    }
+};
+
 // Starts the CLI; its stdout and stderr go to `log`.
-pid_t startBatch(const std::vector<std::string>& args, const std::filesystem::path& log)
+Child startBatch(const std::vector<std::string>& args, const std::filesystem::path& log)
 {
     const pid_t pid = fork();
-    if (pid != 0) return pid;
+    if (pid != 0) return Child{pid, std::nullopt};
     const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
     ::dup2(fd, 1);
     ::dup2(fd, 2);
@@ -94,11 +124,9 @@ pid_t startBatch(const std::vector<std::string>& args, const std::filesystem::pa
     std::_Exit(127);
 }
 
-int waitExit(pid_t pid)
+int waitExit(Child child)
 {
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
+    return child.wait();
 }
 
 // Data rows whose CRLF terminator is on disk (notes hold LF only).
@@ -152,19 +180,53 @@ void checkOutput(const std::filesystem::path& output, const std::vector<InputRow
     CHECK_EQ(seen.size(), static_cast<std::size_t>(kRows));
 }
 
-} // namespace
+// id -> every field but latency_ms: what a run with the same seeds repeats.
+std::map<std::string, std::vector<std::string>> rowsWithoutTimes(const std::filesystem::path& output)
+{
+    CsvReader reader(output);
+    std::map<std::string, std::vector<std::string>> rows;
+    CsvRecord record;
+    while (reader.next(record)) {
+        record.fields.pop_back();   // latency_ms
+        rows[record.fields.at(0)] = record.fields;
+    }
+    return rows;
+}
 
-// Waits until the output holds `target` rows (or the child ended), then a
-// little more, so that kills land at random moments while rows are written.
-void waitForRows(pid_t pid, const std::filesystem::path& output, int target, double extraMs)
+void checkSameCouplets(const std::filesystem::path& output, const std::filesystem::path& clean)
+{
+    const auto resumed = rowsWithoutTimes(output);
+    const auto reference = rowsWithoutTimes(clean);
+    for (const auto& [id, fields] : reference) {
+        const auto it = resumed.find(id);
+        if (it == resumed.end() || it->second != fields)
+            std::cout << "row " << id << " differs from the uninterrupted run: "
+                      << (it == resumed.end() ? std::string("missing") : it->second.at(4) + " / " + it->second.at(5))
+                      << " vs " << fields.at(4) << " / " << fields.at(5) << '\n';
+    }
+    CHECK(resumed == reference);
+}
+
+unsigned killSeed()
+{
+    const char* text = std::getenv("COUPLET_TEST_SEED");
+    return text != nullptr ? static_cast<unsigned>(std::stoul(text)) : std::random_device{}();
+}
+
+// Waits until the output holds `target` rows or the child ended (its status
+// kept), then a little more, so that kills land at random moments while rows
+// are written.
+void waitForRows(Child& child, const std::filesystem::path& output, int target, double extraMs)
 {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
     while (rowsOnDisk(output) < target && std::chrono::steady_clock::now() < deadline) {
-        if (::waitpid(pid, nullptr, WNOHANG) == pid) return;
+        if (child.ended()) return;
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
     }
     std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(extraMs));
 }
+
+} // namespace
 
 COUPLET_TEST(killedBatchJobsResumeWithEveryRowExactlyOnce)
 {
@@ -180,25 +242,30 @@ COUPLET_TEST(killedBatchJobsResumeWithEveryRowExactlyOnce)
     const double fullMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     checkOutput(dir / "clean.csv", input);
 
-    const unsigned seed = std::random_device{}();
-    std::cout << "full run " << fullMs << " ms; kill moments seeded with " << seed << '\n';
+    const unsigned seed = killSeed();
+    std::cout << "full run " << fullMs << " ms; kill moments seeded with " << seed
+              << " (replay: COUPLET_TEST_SEED=" << seed << ")\n";
     std::mt19937 rng(seed);
     std::uniform_real_distribution<double> unit(0, 1);
     const auto output = dir / "output.csv";
     int kills = 0, midJob = 0, finishedEarly = 0;
     for (int attempt = 0; attempt < kMaxKills; ++attempt) {
         const int before = rowsOnDisk(output);
-        const pid_t pid = startBatch(batchArgs(dir, "output.csv", "jobs.sqlite"), dir / "run.log");
+        Child child = startBatch(batchArgs(dir, "output.csv", "jobs.sqlite"), dir / "run.log");
         if (unit(rng) < 0.25)
             std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(unit(rng) * fullMs * 0.5));
         else
-            waitForRows(pid, output, before + 1 + static_cast<int>(unit(rng) * 15), unit(rng) * 20);
-        ::kill(pid, SIGKILL);
-        const int exit = waitExit(pid);
+            waitForRows(child, output, before + 1 + static_cast<int>(unit(rng) * 15), unit(rng) * 20);
+        // Not reaped yet, the pid cannot have been reused: a zombie takes the kill.
+        if (!child.exit) ::kill(child.pid, SIGKILL);
+        const int exit = child.wait();
         if (exit == 0) {   // finished before the kill
             ++finishedEarly;
             break;
         }
+        if (exit != -SIGKILL)
+            std::cout << "run " << attempt << " ended by itself with " << exit << ":\n"
+                      << couplet::test::readFile(dir / "run.log");
         CHECK_EQ(exit, -SIGKILL);
         ++kills;
         const int done = rowsOnDisk(output);
@@ -226,4 +293,5 @@ COUPLET_TEST(killedBatchJobsResumeWithEveryRowExactlyOnce)
     CHECK_EQ(finalExit, 0);
     CHECK(finalLog.find("resuming job") != std::string::npos);
     checkOutput(output, input);
+    checkSameCouplets(output, dir / "clean.csv");
 }

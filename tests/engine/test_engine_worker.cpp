@@ -1,7 +1,9 @@
 #include "fake_backend.h"
 
 #include "engine_controller.h"
+#include "engine_worker.h"
 
+#include <QElapsedTimer>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
@@ -63,8 +65,11 @@ private Q_SLOTS:
         QSignalSpy chunks(&engine, &EngineController::textChunks);
         QSignalSpy candidates(&engine, &EngineController::candidateFinished);
         QSignalSpy finished(&engine, &EngineController::requestFinished);
+        QElapsedTimer clock;
+        clock.start();
         const quint64 id = engine.submit(spec("春", 60, 4));
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, kTimeoutMs);
+        const qint64 elapsedMs = clock.elapsed();
         QCOMPARE(candidates.count(), 4);
 
         QHash<int, QString> streamed;
@@ -86,33 +91,75 @@ private Q_SLOTS:
         QCOMPARE(summary.outcome, Outcome::Done);
         QCOMPARE(summary.tokens, 240);
         QVERIFY(summary.tokensPerSecond > 0);
-        // 240 tokens over at least 60 steps of 2 ms, flushed every 40 ms.
-        QVERIFY2(chunks.count() * 10 <= tokens,
-                 qPrintable(QStringLiteral("%1 signals for %2 tokens").arg(chunks.count()).arg(tokens)));
+        // The text goes out at most once per flush interval, plus once before
+        // each candidate's result and once when the work runs out, however
+        // slow the steps are (a busy machine): not once per token or step.
+        const qint64 bound = elapsedMs / EngineWorker::kFlushIntervalMs + 4 + 1;
+        QVERIFY2(chunks.count() <= bound, qPrintable(QStringLiteral("%1 signals for %2 tokens in %3 ms")
+                                                         .arg(chunks.count()).arg(tokens).arg(elapsedMs)));
     }
 
-    void cancelStopsWaitingAndRunningRequests()
+    static QHash<quint64, RequestSummary> summaries(const QSignalSpy& finished)
     {
+        QHash<quint64, RequestSummary> byId;
+        for (int i = 0; i < finished.count(); ++i) {
+            const auto s = finished.at(i).at(0).value<RequestSummary>();
+            byId.insert(s.requestId, s);
+        }
+        return byId;
+    }
+
+    // Ids of the finished requests with this outcome.
+    static QSet<quint64> withOutcome(const QSignalSpy& finished, Outcome outcome)
+    {
+        QSet<quint64> ids;
+        for (const RequestSummary& s : summaries(finished))
+            if (s.outcome == outcome)
+                ids.insert(s.requestId);
+        return ids;
+    }
+
+    void cancelStopsOneWaitingOneRunningThenAll()
+    {
+        // One slot and 120 tokens of at least 3 ms each: a request runs for
+        // 360 ms or more, and the last one cannot start for over 3 s.
         EngineController engine(test::fakeLoader(std::make_shared<FakeBackend>(3)));
         load(engine, {1, 0, 2048, 0});
         QSignalSpy chunks(&engine, &EngineController::textChunks);
         QSignalSpy finished(&engine, &EngineController::requestFinished);
         QList<quint64> ids;
         for (int i = 0; i < 10; ++i)
-            ids << engine.submit(spec("春", 100));
+            ids << engine.submit(spec("春", 120));
         QTRY_VERIFY_WITH_TIMEOUT(chunks.count() > 0, kTimeoutMs);
-        engine.cancel(ids.at(4));
+
+        // A waiting request, alone: it ends cancelled without a token, and
+        // nothing else is cancelled.
+        engine.cancel(ids.at(9));
+        QTRY_VERIFY_WITH_TIMEOUT(summaries(finished).contains(ids.at(9)), kTimeoutMs);
+        QCOMPARE(summaries(finished).value(ids.at(9)).outcome, Outcome::Cancelled);
+        QCOMPARE(summaries(finished).value(ids.at(9)).tokens, 0);
+        QCOMPARE(withOutcome(finished, Outcome::Cancelled), QSet<quint64>{ids.at(9)});
+
+        // The running request, alone, early in its 120 tokens: it stops
+        // there, and the next one starts.
+        QTRY_VERIFY_WITH_TIMEOUT(chunksOf(chunks, int(chunks.count()) - 1).last().tokens <= 40, kTimeoutMs);
+        const quint64 running = chunksOf(chunks, int(chunks.count()) - 1).last().requestId;
+        engine.cancel(running);
+        QTRY_VERIFY_WITH_TIMEOUT(summaries(finished).contains(running), kTimeoutMs);
+        QCOMPARE(summaries(finished).value(running).outcome, Outcome::Cancelled);
+        QVERIFY(summaries(finished).value(running).tokens < 120);
+        QCOMPARE(withOutcome(finished, Outcome::Cancelled), (QSet<quint64>{ids.at(9), running}));
+        QTRY_VERIFY_WITH_TIMEOUT(chunksOf(chunks, int(chunks.count()) - 1).last().requestId > running, kTimeoutMs);
+
+        // Then all the others at once: the one running and those waiting
+        // (ids[8] waits for at least six requests of 360 ms).
         engine.cancelAll();
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 10, kTimeoutMs);
-        int cancelled = 0;
-        QSet<quint64> seen;
-        for (int i = 0; i < finished.count(); ++i) {
-            const auto s = finished.at(i).at(0).value<RequestSummary>();
-            seen.insert(s.requestId);
-            cancelled += s.outcome == Outcome::Cancelled;
-        }
-        QCOMPARE(seen.size(), 10);
-        QVERIFY2(cancelled >= 9, qPrintable(QString::number(cancelled)));
+        const auto byId = summaries(finished);
+        QCOMPARE(byId.size(), 10);
+        QCOMPARE(withOutcome(finished, Outcome::Failed), QSet<quint64>());
+        QCOMPARE(byId.value(ids.at(8)).outcome, Outcome::Cancelled);
+        QCOMPARE(byId.value(ids.at(8)).tokens, 0);
     }
 
     void appliesSettingsWhileRunning()

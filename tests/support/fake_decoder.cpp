@@ -50,6 +50,7 @@ void FakeDecoder::prefill(std::span<const PrefillItem> items, std::vector<float>
         const std::string message = std::exchange(m_prefillError, {});
         throw std::runtime_error(message);
     }
+    if (m_prefillOom > 0) throw OutOfDeviceMemory{std::exchange(m_prefillOom, 0)};
     ++prefillCalls;
     maxBatchSeen = std::max(maxBatchSeen, static_cast<int>(items.size()));
     std::size_t longest = 0;
@@ -73,6 +74,7 @@ void FakeDecoder::decode(std::span<const DecodeItem> items, std::vector<float>& 
         const std::string message = std::exchange(m_decodeError, {});
         throw std::runtime_error(message);
     }
+    if (m_decodeOom > 0) throw OutOfDeviceMemory{std::exchange(m_decodeOom, 0)};
     ++decodeCalls;
     maxBatchSeen = std::max(maxBatchSeen, static_cast<int>(items.size()));
     logits.assign(items.size() * m_vocab, 0.0f);

@@ -32,6 +32,10 @@ public:
     void setRowsThatFit(int rows) { m_rowsThatFit = rows; }
     void failNextPrefill(const std::string& message) { m_prefillError = message; }
     void failNextDecode(const std::string& message) { m_decodeError = message; }
+    // The next prefill or decode throws OutOfDeviceMemory{rowsThatFit}, as
+    // TorchDecoder does when the device runs out during a step.
+    void runOutOfMemoryInNextPrefill(int rowsThatFit) { m_prefillOom = rowsThatFit; }
+    void runOutOfMemoryInNextDecode(int rowsThatFit) { m_decodeOom = rowsThatFit; }
 
     // Counters.
     int prefillCalls = 0;
@@ -56,6 +60,8 @@ private:
     int m_rowsThatFit = 1 << 20;
     std::string m_prefillError;
     std::string m_decodeError;
+    int m_prefillOom = 0;   // 0: none
+    int m_decodeOom = 0;
     std::vector<std::vector<int>> m_rows;
     std::vector<std::string> m_violations;
 };
