@@ -99,7 +99,7 @@ struct PromptRun {
 void applyRun(GenerationSpec& spec, const PromptRun& run)
 {
     spec.candidates = run.count;
-    spec.keywordsMustAppear = run.mustAppear && spec.mode != PromptMode::Upper;
+    spec.keywordsMustAppear = run.mustAppear && spec.mode != PromptMode::Upper && !spec.keywords.empty();
     spec.rerank = run.rerank;
     spec.alignWeight = run.alignWeight;
     spec.lengthBias = run.lengthBias;
