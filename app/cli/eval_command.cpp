@@ -1,9 +1,12 @@
 #include "commands.h"
+#include "eval_prompts.h"
 #include "model_options.h"
 
 #include "couplet_check.h"
 #include "couplet_model_impl.h"
+#include "couplet_scorer.h"
 #include "generate.h"
+#include "text_metrics.h"
 #include "trainer.h"
 #include "training_data.h"
 #include "utf8.h"
@@ -15,7 +18,6 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <set>
 
 namespace couplet::cli {
 namespace {
@@ -55,9 +57,10 @@ std::vector<EvalPair> validationPairs(const std::filesystem::path& dataDir)
 }
 
 struct Scores {
-    std::size_t generated = 0, valid = 0, rejected = 0, violations = 0;
-    double samePosition = 0, sharedChars = 0;
+    std::size_t generated = 0, valid = 0, rejected = 0, violations = 0, forcedEnds = 0;
+    double samePosition = 0, sharedChars = 0, tone = 0;
     double seconds = 0, nll = 0;
+    Bleu2 bleu;
 };
 
 // Characters of the generated 下联 equal to the reference at the same
@@ -72,6 +75,107 @@ void addOverlap(Scores& s, const std::string& got, const std::string& want)
     }
     s.samePosition += w.empty() ? 0 : double(same) / double(w.size());
     s.sharedChars += w.empty() ? 0 : double(shared) / double(w.size());
+    s.bleu.add(g, w);
+}
+
+struct PairRun {
+    bool greedy = false, rerank = false;
+    std::uint64_t seed = 1;
+    float alignWeight = -1, lengthBias = -1;
+};
+
+// Writes a 下联 for every 上联 on one scheduler (reranking sampledCandidates()
+// of each when asked) and returns the best per pair; empty 上联 = rejected.
+std::vector<Couplet> writeLowerLines(const CoupletModel& model, const std::vector<EvalPair>& pairs, const PairRun& run,
+                                     Scores& s, std::vector<TrainingExample>& references)
+{
+    auto decoder = model.makeDecoder();
+    Scheduler scheduler(*decoder, SchedulerSettings{64, 0, 4096});
+    std::vector<std::vector<Couplet>> candidates(pairs.size());
+    std::vector<GenerationSpec> specs(pairs.size());
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        auto& spec = specs[i];
+        spec.mode = PromptMode::Upper;
+        spec.upper = pairs[i].upper;
+        spec.rerank = run.rerank;
+        spec.alignWeight = run.alignWeight;
+        spec.lengthBias = run.lengthBias;
+        spec.sampling.greedy = run.greedy;
+        // Seeds of different pairs never overlap, whatever the number of candidates.
+        spec.sampling.seed = run.seed + i * static_cast<std::uint64_t>(sampledCandidates(spec));
+        if (const auto problem = model.validate(spec); !problem.empty()) {
+            ++s.rejected;
+            continue;
+        }
+        references.push_back(TrainingData::lowerLineExample(
+            {utf8::decode(pairs[i].upper), utf8::decode(pairs[i].lower), 0}, model.impl().vocab));
+        for (int k = 0; k < sampledCandidates(spec); ++k) {
+            SequenceRequest r;
+            r.priority = Priority::Bulk;
+            r.policy = model.makePolicy(spec, k);
+            r.onFinish = [&candidates, i](const SequenceResult& result) {
+                if (result.status == RequestStatus::Done) candidates[i].push_back(CoupletModel::coupletOf(*result.policy));
+            };
+            scheduler.submit(std::move(r));
+        }
+    }
+    runToCompletion(scheduler);
+    std::vector<Couplet> best(pairs.size());
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        if (candidates[i].empty()) continue;
+        if (run.rerank) model.rerank(specs[i], candidates[i]);
+        best[i] = candidates[i].front();
+    }
+    return best;
+}
+
+void printScores(const Scores& s, std::size_t pairs, std::size_t skipped, const CoupletModel& model)
+{
+    const double n = std::max<double>(1, static_cast<double>(s.generated));
+    std::cout << std::fixed << std::setprecision(3) << "pairs " << pairs << " (skipped lines " << skipped
+              << ", rejected prompts " << s.rejected << ")\n"
+              << "format valid           " << 100.0 * double(s.valid) / n << " %\n"
+              << "constraint violations  " << s.violations << "\n"
+              << "reference 下联 ppl     " << std::exp(s.nll) << "\n"
+              << "same char, same place  " << 100.0 * s.samePosition / n << " %\n"
+              << "reference chars used   " << 100.0 * s.sharedChars / n << " %\n"
+              << "character BLEU-2       " << 100.0 * s.bleu.score() << "\n"
+              << "平仄 score             " << 100.0 * s.tone / n << " %\n"
+              << "last character forced  " << 100.0 * double(s.forcedEnds) / n << " %\n"
+              << "couplets/s             " << double(s.generated) / s.seconds << "  (" << model.deviceName() << ")\n";
+}
+
+void writeJson(const std::string& file, const Scores& s, std::size_t pairs, const CoupletModel& model)
+{
+    const double n = std::max<double>(1, static_cast<double>(s.generated));
+    const nlohmann::json j = {{"pairs", pairs},
+                              {"generated", s.generated},
+                              {"rejected", s.rejected},
+                              {"format_valid", double(s.valid) / n},
+                              {"violations", s.violations},
+                              {"reference_perplexity", std::exp(s.nll)},
+                              {"same_position", s.samePosition / n},
+                              {"shared_chars", s.sharedChars / n},
+                              {"bleu2", s.bleu.score()},
+                              {"tone_score", s.tone / n},
+                              {"forced_line_ends", double(s.forcedEnds) / n},
+                              {"couplets_per_s", double(s.generated) / s.seconds},
+                              {"device", model.deviceName()}};
+    std::ofstream(file) << j.dump(2) << '\n';
+}
+
+void printHelp()
+{
+    std::cout << "couplet eval --pairs FILE.tsv | --data DIR  [--limit N] [--show N] [--greedy] [--rerank] [--seed N]\n"
+                 "             [--align-weight W] [--length-bias B] [--json FILE]\n"
+                 "  generates a 下联 (and 横批) for every 上联 and reports format validity, perplexity of the\n"
+                 "  reference 下联, character overlap and BLEU-2 against it, the 平仄 score, the share of lines\n"
+                 "  whose last character was forced where the model would have ended, and couplets per second.\n"
+                 "  --data uses the fixed validation split of a training data folder.\n"
+                 "couplet eval --prompts FILE.tsv [--count N] [--seeds N] [--keywords-must-appear] [--no-rerank]\n"
+                 "  writes every prompt of a judged set (group<TAB>mode<TAB>text<TAB>length lines) and reports\n"
+                 "  keyword coverage, the 平仄 score and distinct-2 across the candidates of a prompt.\n"
+              << modelOptionsHelp();
 }
 
 } // namespace
@@ -79,17 +183,18 @@ void addOverlap(Scores& s, const std::string& got, const std::string& want)
 int runEval(Args& args)
 {
     if (args.flag("help")) {
-        std::cout << "couplet eval --pairs FILE.tsv | --data DIR  [--limit N] [--show N] [--greedy] [--seed N] [--json FILE]\n"
-                     "  generates a 下联 (and 横批) for every 上联 and reports format validity, perplexity of the\n"
-                     "  reference 下联, character overlap with it, constraint violations and couplets per second.\n"
-                     "  --data uses the fixed validation split of a training data folder.\n"
-                  << modelOptionsHelp();
+        printHelp();
         return 0;
     }
+    if (args.has("prompts")) return runPromptEval(args);
     const std::string pairsFile = args.value("pairs"), dataDir = args.value("data"), jsonFile = args.value("json");
     const int limit = args.integer("limit", 0), show = args.integer("show", 5);
-    const bool greedy = args.flag("greedy");
-    const auto seed = static_cast<std::uint64_t>(args.integer("seed", 1));
+    PairRun run;
+    run.greedy = args.flag("greedy");
+    run.rerank = args.flag("rerank");
+    run.seed = static_cast<std::uint64_t>(args.integer("seed", 1));
+    run.alignWeight = static_cast<float>(args.number("align-weight", -1));
+    run.lengthBias = static_cast<float>(args.number("length-bias", -1));
     if (pairsFile.empty() == dataDir.empty()) throw UsageError("give either --pairs FILE.tsv or --data DIR");
     auto model = loadModel(args);
     args.finish();
@@ -100,69 +205,29 @@ int runEval(Args& args)
 
     Scores s;
     std::vector<TrainingExample> references;
-    auto decoder = model->makeDecoder();
-    Scheduler scheduler(*decoder, SchedulerSettings{64, 0, 4096});
-    std::vector<Couplet> results(pairs.size());
-    std::vector<char> done(pairs.size(), 0);
     const auto start = std::chrono::steady_clock::now();
-    for (std::size_t i = 0; i < pairs.size(); ++i) {
-        GenerationSpec spec;
-        spec.mode = PromptMode::Upper;
-        spec.upper = pairs[i].upper;
-        spec.sampling.greedy = greedy;
-        spec.sampling.seed = seed + i;
-        if (const auto problem = model->validate(spec); !problem.empty()) {
-            ++s.rejected;
-            continue;
-        }
-        const auto& vocab = model->impl().vocab;
-        references.push_back(TrainingData::lowerLineExample(
-            {utf8::decode(pairs[i].upper), utf8::decode(pairs[i].lower), 0}, vocab));
-        SequenceRequest r;
-        r.priority = Priority::Bulk;
-        r.policy = model->makePolicy(spec);
-        r.onFinish = [&, i](const SequenceResult& result) {
-            if (result.status == RequestStatus::Done) {
-                results[i] = CoupletModel::coupletOf(*result.policy);
-                done[i] = 1;
-            }
-        };
-        scheduler.submit(std::move(r));
-    }
-    runToCompletion(scheduler);
+    const auto results = writeLowerLines(*model, pairs, run, s, references);
     s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     Lm lm = model->impl().lm; // a handle sharing the loaded weights
     s.nll = meanTargetNll(*lm, references);
 
+    const CoupletScorer scorer(model->impl().vocab, model->impl().tones, model->impl().align.get());
     int shown = 0;
     for (std::size_t i = 0; i < pairs.size(); ++i) {
-        if (!done[i]) continue;
+        if (results[i].upper.empty()) continue;
         ++s.generated;
         const auto problems = coupletViolations(results[i]);
         s.violations += problems.size();
         if (problems.empty()) ++s.valid;
         addOverlap(s, results[i].lower, pairs[i].lower);
+        s.tone += scorer.toneScore(utf8::decode(results[i].upper), utf8::decode(results[i].lower));
+        s.forcedEnds += results[i].forcedLineEnds > 0;
         if (shown++ < show)
             std::cout << "上联 " << pairs[i].upper << "\n  参考 " << pairs[i].lower << "\n  生成 " << results[i].lower
                       << "   横批 " << results[i].hengpi << '\n';
     }
-    const double n = std::max<double>(1, static_cast<double>(s.generated));
-    std::cout << std::fixed << std::setprecision(3) << "pairs " << pairs.size() << " (skipped lines " << skipped
-              << ", rejected prompts " << s.rejected << ")\n"
-              << "format valid           " << 100.0 * double(s.valid) / n << " %\n"
-              << "constraint violations  " << s.violations << "\n"
-              << "reference 下联 ppl     " << std::exp(s.nll) << "\n"
-              << "same char, same place  " << 100.0 * s.samePosition / n << " %\n"
-              << "reference chars used   " << 100.0 * s.sharedChars / n << " %\n"
-              << "couplets/s             " << double(s.generated) / s.seconds << "  (" << model->deviceName() << ")\n";
-    if (!jsonFile.empty()) {
-        const nlohmann::json j = {{"pairs", pairs.size()},           {"generated", s.generated},
-                                  {"rejected", s.rejected},          {"format_valid", double(s.valid) / n},
-                                  {"violations", s.violations},      {"reference_perplexity", std::exp(s.nll)},
-                                  {"same_position", s.samePosition / n}, {"shared_chars", s.sharedChars / n},
-                                  {"couplets_per_s", double(s.generated) / s.seconds}, {"device", model->deviceName()}};
-        std::ofstream(jsonFile) << j.dump(2) << '\n';
-    }
+    printScores(s, pairs.size(), skipped, *model);
+    if (!jsonFile.empty()) writeJson(jsonFile, s, pairs.size(), *model);
     return s.valid == s.generated ? 0 : 1;
 }
 

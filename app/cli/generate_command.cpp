@@ -22,7 +22,12 @@ void printHelp()
                  "  --hengpi TEXT      a fixed four-character 横批\n"
                  "  --free-hengpi      let the model write any 横批 instead of choosing from its phrase list\n"
                  "  --tone             上联 ends on 仄, 下联 on 平\n"
+                 "  --keywords-must-appear  every keyword appears in the 上联 (constrained decoding)\n"
                  "  --count N          candidates, best first (default 1)\n"
+                 "  --no-rerank        sample only N candidates and rank them by the model alone (streams one)\n"
+                 "  --align-weight W   对仗 fusion weight (default: the model's align.tsv; 0 = off)\n"
+                 "  --length-bias B    weight of the line-end bias for fixed lengths (0 = off)\n"
+                 "  --keyword-bonus K  logits favouring keywords the 上联 lacks (0 = off)\n"
                  "  --seed N           reproducible output (default random)\n"
                  "  --temperature T --top-k K --top-p P --repetition-penalty R --greedy\n"
                  "  --json             one JSON object with all candidates\n"
@@ -44,6 +49,11 @@ GenerationSpec specFrom(Args& args)
     spec.hengpi = args.value("hengpi");
     spec.freeHengpi = args.flag("free-hengpi");
     spec.tonePattern = args.flag("tone");
+    spec.keywordsMustAppear = args.flag("keywords-must-appear");
+    spec.rerank = !args.flag("no-rerank");
+    spec.alignWeight = static_cast<float>(args.number("align-weight", spec.alignWeight));
+    spec.lengthBias = static_cast<float>(args.number("length-bias", spec.lengthBias));
+    spec.keywordBonus = static_cast<float>(args.number("keyword-bonus", spec.keywordBonus));
     spec.candidates = args.integer("count", 1);
     spec.sampling.seed = static_cast<std::uint64_t>(args.integer("seed", 0));
     spec.sampling.temperature = static_cast<float>(args.number("temperature", spec.sampling.temperature));
@@ -52,6 +62,24 @@ GenerationSpec specFrom(Args& args)
     spec.sampling.repetitionPenalty = static_cast<float>(args.number("repetition-penalty", spec.sampling.repetitionPenalty));
     spec.sampling.greedy = args.flag("greedy");
     return spec;
+}
+
+nlohmann::json partsJson(const ScoreParts& p)
+{
+    return {{"log_prob", p.logProb}, {"duizhang", p.duizhang}, {"tone", p.tone},
+            {"keywords", p.keywords}, {"repetition", p.repetition}, {"cliche", p.cliche}};
+}
+
+void printRanked(const std::vector<Couplet>& couplets)
+{
+    for (std::size_t i = 0; i < couplets.size(); ++i) {
+        const auto& c = couplets[i];
+        const auto& p = c.parts;
+        std::cout << i + 1 << ". 上联 " << c.upper << "\n   下联 " << c.lower << "\n   横批 " << c.hengpi << "   (score "
+                  << c.score << " = model " << p.logProb << " + 对仗 " << p.duizhang << " + 平仄 " << p.tone
+                  << " + keywords " << p.keywords << " + repeats " << p.repetition << " + shared " << p.cliche
+                  << "; seed " << c.seed << ")\n";
+    }
 }
 
 } // namespace
@@ -69,21 +97,20 @@ int runGenerate(Args& args)
     if (auto e = model->validate(spec); !e.empty()) throw UsageError(e);
     auto decoder = model->makeDecoder();
     // One candidate streams as it is written; several are printed ranked.
-    const bool stream = !json && spec.candidates == 1;
+    const bool stream = !json && sampledCandidates(spec) == 1;
     CandidateDelta onDelta;
     if (stream) onDelta = [](int, std::string_view text) { std::cout << text << std::flush; };
     const auto couplets = generateCouplets(*model, *decoder, spec, onDelta);
     if (json) {
         nlohmann::json out = nlohmann::json::array();
         for (const auto& c : couplets)
-            out.push_back({{"upper", c.upper}, {"lower", c.lower}, {"hengpi", c.hengpi}, {"score", c.score}, {"seed", c.seed}});
+            out.push_back({{"upper", c.upper}, {"lower", c.lower}, {"hengpi", c.hengpi}, {"score", c.score},
+                           {"parts", partsJson(c.parts)}, {"seed", c.seed}});
         std::cout << out.dump(2) << '\n';
     } else if (stream) {
         std::cout << '\n';
     } else {
-        for (std::size_t i = 0; i < couplets.size(); ++i)
-            std::cout << i + 1 << ". 上联 " << couplets[i].upper << "\n   下联 " << couplets[i].lower << "\n   横批 "
-                      << couplets[i].hengpi << "   (score " << couplets[i].score << ", seed " << couplets[i].seed << ")\n";
+        printRanked(couplets);
     }
     return 0;
 }

@@ -1,13 +1,42 @@
 #include "commands.h"
 
+#include "align_table_builder.h"
 #include "trainer.h"
 
 #include <iostream>
 
 namespace couplet::cli {
 
+namespace {
+
+// couplet train --data DIR --align-table OUT: the 对仗 table of the training split.
+int buildAlignTableCommand(Args& args)
+{
+    const std::filesystem::path out = args.value("align-table");
+    const std::filesystem::path dataDir = args.value("data");
+    AlignTable::BuildOptions o;
+    o.topK = args.integer("top-k", o.topK);
+    o.minCount = args.integer("min-count", o.minCount);
+    o.alpha = args.number("alpha", o.alpha);
+    o.weight = args.number("align-weight", o.weight);
+    o.logCount = args.value("align-score", "pmi") == "logcount";
+    args.finish();
+    if (dataDir.empty()) throw UsageError("--align-table needs --data (the training data folder)");
+    if (o.topK < 1 || o.minCount < 1 || !(o.alpha > 0) || o.weight < 0)
+        throw UsageError("--top-k and --min-count must be at least 1, --alpha positive, --align-weight not negative");
+    const auto data = TrainingData::load(dataDir);
+    const auto table = buildAlignTable(data, o);
+    table.save(out);
+    std::cout << "wrote " << out.string() << ": " << table.rows() << " rows from " << table.positions()
+              << " aligned positions of the training split\n";
+    return 0;
+}
+
+} // namespace
+
 int runTrain(Args& args)
 {
+    if (args.has("align-table")) return buildAlignTableCommand(args);
     if (args.has("export")) {
         const std::filesystem::path to = args.value("export");
         const std::filesystem::path from = args.value("out");
@@ -22,7 +51,9 @@ int runTrain(Args& args)
         std::cout << "couplet train --data DIR --out DIR [--resume | --init-from MODEL_DIR] [--steps N] [--batch N] [--lr X]\n"
                      "              [--dim N] [--layers N] [--heads N] [--threads N] [--minutes M]\n"
                      "              [--device cpu|cuda] [--seed N]\n"
-                     "couplet train --out DIR --export TO [--fp32]   copy a trained model for shipping (fp16)\n";
+                     "couplet train --out DIR --export TO [--fp32]   copy a trained model for shipping (fp16)\n"
+                     "couplet train --data DIR --align-table OUT.tsv [--top-k 48] [--min-count 2] [--alpha 200]\n"
+                     "              [--align-weight W] [--align-score pmi|logcount]   the 对仗 table of the training split (ship as align.tsv)\n";
         return 0;
     }
     TrainOptions o;

@@ -1,5 +1,7 @@
 #include "generate.h"
 
+#include "couplet_scorer.h"
+
 #include <algorithm>
 #include <stdexcept>
 #include <thread>
@@ -15,17 +17,26 @@ void runToCompletion(Scheduler& scheduler)
     }
 }
 
+int sampledCandidates(const GenerationSpec& spec)
+{
+    const int asked = std::max(1, spec.candidates);
+    // Greedy candidates are all the same couplet: nothing to choose from.
+    if (!spec.rerank || spec.sampling.greedy) return asked;
+    return std::max(asked, std::min(kMaxSampledCandidates, kRerankFactor * asked));
+}
+
 std::vector<Couplet> generateCouplets(const CoupletModel& model, Decoder& decoder, const GenerationSpec& spec,
                                       const CandidateDelta& onDelta)
 {
     if (auto e = model.validate(spec); !e.empty()) throw std::invalid_argument(e);
+    const int sampled = sampledCandidates(spec);
     SchedulerSettings settings;
-    settings.maxBatch = std::max(1, spec.candidates);
+    settings.maxBatch = sampled;
     settings.maxWaitMs = 0;
     Scheduler scheduler(decoder, settings);
-    std::vector<Couplet> out(static_cast<std::size_t>(spec.candidates));
+    std::vector<Couplet> out(static_cast<std::size_t>(sampled));
     std::vector<std::string> errors;
-    for (int i = 0; i < spec.candidates; ++i) {
+    for (int i = 0; i < sampled; ++i) {
         SequenceRequest r;
         r.policy = model.makePolicy(spec, i);
         if (onDelta) r.onDelta = [&onDelta, i](RequestId, std::string_view d) { onDelta(i, d); };
@@ -37,7 +48,13 @@ std::vector<Couplet> generateCouplets(const CoupletModel& model, Decoder& decode
     }
     runToCompletion(scheduler);
     if (!errors.empty()) throw std::runtime_error(errors.front());
-    std::stable_sort(out.begin(), out.end(), [](const Couplet& a, const Couplet& b) { return a.score > b.score; });
+    const auto asked = static_cast<std::size_t>(std::max(1, spec.candidates));
+    if (!spec.rerank) {
+        std::stable_sort(out.begin(), out.end(), [](const Couplet& a, const Couplet& b) { return a.score > b.score; });
+        return out;
+    }
+    model.rerank(spec, out);
+    CoupletScorer::keepBest(out, asked);
     return out;
 }
 

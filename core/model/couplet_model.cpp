@@ -3,6 +3,8 @@
 #include "blas_info.h"
 #include "couplet_model_impl.h"
 #include "couplet_policy.h"
+#include "couplet_scorer.h"
+#include "keyword_plan.h"
 #include "safetensors.h"
 #include "source_dir.h"
 #include "torch_decoder.h"
@@ -19,29 +21,18 @@ namespace {
 
 constexpr int kMaxKeywordChars = 12;
 constexpr int kMaxCandidates = 16;
+// Weight of the line-end bias (CoupletPolicy::addLengthBias), tuned on the
+// validation split: the share of lines whose last character is forced.
+constexpr float kLengthBias = 0.5f;
+// Logits for starting a missing keyword in the 上联 (continuing one: 3x),
+// tuned on the judged set's keyword coverage.
+constexpr float kKeywordBonus = 1.0f;
 
 std::string shapeText(const torch::IntArrayRef& shape)
 {
     std::ostringstream os;
     os << shape;
     return os.str();
-}
-
-// Splits keywords on spaces, commas and 、.
-std::vector<std::u32string> splitKeywords(const std::string& text)
-{
-    std::vector<std::u32string> out;
-    std::u32string current;
-    for (char32_t c : utf8::decode(text)) {
-        if (c == U' ' || c == U',' || c == U'，' || c == U'、' || c == U'\t' || c == U'　' || c == U';' || c == U'；') {
-            if (!current.empty()) out.push_back(std::move(current));
-            current.clear();
-        } else {
-            current.push_back(c);
-        }
-    }
-    if (!current.empty()) out.push_back(std::move(current));
-    return out;
 }
 
 torch::Device pickDevice(const DeviceOptions& options)
@@ -78,6 +69,26 @@ std::string validateSampling(const SamplingSettings& s)
     if (s.topK < 0) return "top-k must be 0 (off) or positive";
     if (!(s.topP > 0 && s.topP <= 1)) return "top-p must be in (0, 1]";
     if (!(s.repetitionPenalty >= 1 && s.repetitionPenalty <= 3)) return "repetition penalty must be in [1, 3]";
+    return {};
+}
+
+// Whether required keywords can all be written into the 上联.
+std::string validateRequiredKeywords(const GenerationSpec& spec, const std::vector<std::u32string>& keywords,
+                                     std::size_t total)
+{
+    if (!spec.keywordsMustAppear || spec.mode == PromptMode::Upper) return {};
+    if (keywords.empty()) return "keywords must appear, but there are none";
+    const auto acrostic = utf8::decode(spec.acrostic);
+    const std::size_t room = static_cast<std::size_t>(spec.length > 0 ? spec.length : tok::kMaxLineChars)
+        - (acrostic.empty() ? 0 : 1);
+    if (total > room)
+        return "keywords must appear, but their " + std::to_string(total) + " characters do not fit a 上联 of "
+            + std::to_string(spec.length > 0 ? spec.length : tok::kMaxLineChars) + " characters"
+            + (acrostic.empty() ? "" : " after its 藏头 character");
+    for (const auto& k : keywords)
+        if (acrostic.size() > 1 && k.find(acrostic[1]) != std::u32string::npos)
+            return "keywords must appear in the 上联, but " + utf8::encode(k) + " holds the 下联's 藏头 character "
+                + utf8::encode(acrostic[1]);
     return {};
 }
 
@@ -139,6 +150,11 @@ std::shared_ptr<const CoupletModel> CoupletModel::load(const std::filesystem::pa
     m->hengpi.restrictTo(m->vocab);
     for (const auto& p : m->hengpi.phrases()) m->hengpiTrie.insert(m->vocab.encode(utf8::encode(p.text)));
     m->classes = std::make_unique<TokenClasses>(m->vocab, m->tones);
+    if (std::filesystem::exists(dir / "align.tsv"))
+        attempt(dir / "align.tsv", [&] {
+            m->align = std::make_unique<AlignTable>(AlignTable::load(dir / "align.tsv"));
+            m->align->bind(m->vocab);
+        });
 
     const int threads = options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     torch::set_num_threads(threads);
@@ -196,7 +212,8 @@ std::string CoupletModel::validate(const GenerationSpec& spec) const
             return checkChars(m, "上联", upper, true);
         }
         std::size_t total = 0;
-        for (const auto& k : splitKeywords(spec.keywords)) {
+        const auto keywords = splitKeywords(spec.keywords);
+        for (const auto& k : keywords) {
             total += k.size();
             if (auto e = checkChars(m, "keywords", k, false); !e.empty()) return e;
         }
@@ -204,6 +221,7 @@ std::string CoupletModel::validate(const GenerationSpec& spec) const
         if (total > static_cast<std::size_t>(kMaxKeywordChars))
             return "keywords are too long: " + std::to_string(total) + " characters, at most "
                 + std::to_string(kMaxKeywordChars);
+        if (auto e = validateRequiredKeywords(spec, keywords, total); !e.empty()) return e;
     } catch (const std::invalid_argument& e) {
         return std::string("text is not valid UTF-8: ") + e.what();
     }
@@ -216,6 +234,7 @@ std::unique_ptr<TokenPolicy> CoupletModel::makePolicy(const GenerationSpec& spec
     const auto& m = *m_impl;
     std::vector<int> prompt{tok::kBos};
     std::vector<int> theme;
+    DecodingBiases biases;
     ConstraintSpec c;
     c.tonePattern = spec.tonePattern;
     c.freeHengpi = spec.freeHengpi;
@@ -234,6 +253,8 @@ std::unique_ptr<TokenPolicy> CoupletModel::makePolicy(const GenerationSpec& spec
             if (i > 0) prompt.push_back(tok::kSep);
             for (char32_t ch : keywords[i]) theme.push_back(m.vocab.id(ch));
             prompt.insert(prompt.end(), theme.end() - static_cast<std::ptrdiff_t>(keywords[i].size()), theme.end());
+            biases.keywords.emplace_back(theme.end() - static_cast<std::ptrdiff_t>(keywords[i].size()), theme.end());
+            if (spec.keywordsMustAppear) c.requiredKeywords.push_back(biases.keywords.back());
         }
         const auto acrostic = m.vocab.encode(spec.acrostic);
         if (!acrostic.empty()) {
@@ -248,7 +269,11 @@ std::unique_ptr<TokenPolicy> CoupletModel::makePolicy(const GenerationSpec& spec
     }
     SamplingSettings sampling = spec.sampling;
     if (sampling.seed != 0) sampling.seed += static_cast<std::uint64_t>(index);
-    return std::make_unique<CoupletPolicy>(m, std::move(prompt), std::move(c), sampling, std::move(theme));
+    biases.alignWeight = spec.alignWeight >= 0 || !m.align ? std::max(0.0f, spec.alignWeight)
+                                                           : static_cast<float>(m.align->defaultWeight());
+    biases.lengthBias = spec.lengthBias >= 0 ? spec.lengthBias : kLengthBias;
+    biases.keywordBonus = spec.keywordBonus >= 0 ? spec.keywordBonus : kKeywordBonus;
+    return std::make_unique<CoupletPolicy>(m, std::move(prompt), std::move(c), sampling, std::move(theme), std::move(biases));
 }
 
 Couplet CoupletModel::coupletOf(const TokenPolicy& policy)
@@ -256,6 +281,12 @@ Couplet CoupletModel::coupletOf(const TokenPolicy& policy)
     const auto* p = dynamic_cast<const CoupletPolicy*>(&policy);
     if (p == nullptr) throw std::invalid_argument("not a policy of a CoupletModel");
     return p->couplet();
+}
+
+void CoupletModel::rerank(const GenerationSpec& spec, std::vector<Couplet>& candidates) const
+{
+    const CoupletScorer scorer(m_impl->vocab, m_impl->tones, m_impl->align.get());
+    scorer.rerank(candidates, spec.mode == PromptMode::Upper ? std::vector<std::u32string>{} : splitKeywords(spec.keywords));
 }
 
 std::unique_ptr<Decoder> CoupletModel::makeDecoder() const
@@ -276,7 +307,8 @@ std::string CoupletModel::summary() const
     const auto& m = *m_impl;
     std::ostringstream os;
     os << m.parameters / 1e6 << "M parameters, " << m.config.layers << " layers x " << m.config.dim << ", vocabulary "
-       << m.vocab.size() << ", " << m.hengpi.phrases().size() << " 横批 phrases, " << m.dir.string();
+       << m.vocab.size() << ", " << m.hengpi.phrases().size() << " 横批 phrases, "
+       << (m.align ? std::to_string(m.align->rows()) + " 对仗 table rows, " : std::string()) << m.dir.string();
     return os.str();
 }
 

@@ -9,6 +9,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace couplet {
 
@@ -48,6 +49,9 @@ public:
     std::unique_ptr<TokenPolicy> makePolicy(const GenerationSpec& spec, int index = 0) const;
     // The couplet written so far by a policy from makePolicy().
     static Couplet coupletOf(const TokenPolicy& policy);
+    // Scores finished candidates of `spec` with CoupletScorer (this model's
+    // tones and 对仗 table, the spec's keywords) and sorts them best first.
+    void rerank(const GenerationSpec& spec, std::vector<Couplet>& candidates) const;
     // A decoder over this model's weights on its device (no rows reserved yet).
     std::unique_ptr<Decoder> makeDecoder() const;
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "align_table.h"
 #include "couplet_constraints.h"
 #include "hengpi_list.h"
 #include "model_config.h"
@@ -23,6 +24,7 @@ public:
     HengpiList hengpi;
     std::unique_ptr<TokenClasses> classes;
     PhraseTrie hengpiTrie;
+    std::unique_ptr<AlignTable> align; // align.tsv when the folder has one
     Lm lm{nullptr};
     torch::Device device{torch::kCPU};
     torch::ScalarType dtype = torch::kFloat32;

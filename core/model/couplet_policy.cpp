@@ -1,7 +1,10 @@
 #include "couplet_policy.h"
 
 #include "couplet_model_impl.h"
+#include "keyword_plan.h"
 #include "utf8.h"
+
+#include <algorithm>
 
 namespace couplet {
 namespace {
@@ -13,29 +16,102 @@ constexpr float kThemeBonus = 1.5f;
 } // namespace
 
 CoupletPolicy::CoupletPolicy(const CoupletModelImpl& model, std::vector<int> prompt, ConstraintSpec constraints,
-                             const SamplingSettings& sampling, std::vector<int> themeTokens)
+                             const SamplingSettings& sampling, std::vector<int> themeTokens, DecodingBiases biases)
     : m_model(model),
       m_prompt(std::move(prompt)),
       m_constraints(*model.classes, model.hengpiTrie, std::move(constraints)),
       m_sampler(sampling),
-      m_themeTokens(std::move(themeTokens))
+      m_themeTokens(std::move(themeTokens)),
+      m_biases(std::move(biases))
 {
+    if (!model.align) m_biases.alignWeight = m_biases.lengthBias = 0;
     if (!m_constraints.upper().empty()) m_pending = model.vocab.decode(m_constraints.upper()) + "\n";
+}
+
+void CoupletPolicy::addBias(int token, float value)
+{
+    auto& b = m_bias[static_cast<std::size_t>(token)];
+    if (b == 0.0f) m_biased.push_back(token);
+    b += value;
+}
+
+void CoupletPolicy::addKeywordBias()
+{
+    const auto& line = m_constraints.upper();
+    for (const auto& k : m_biases.keywords) {
+        if (containsRun(line, k)) continue;
+        if (const int q = pendingPrefix(line, k); q > 0) addBias(k[static_cast<std::size_t>(q)], 3 * m_biases.keywordBonus);
+        else addBias(k.front(), m_biases.keywordBonus);
+    }
+}
+
+std::size_t CoupletPolicy::lineLength() const
+{
+    switch (m_constraints.segment()) {
+    case Segment::Upper: return static_cast<std::size_t>(std::max(0, m_constraints.spec().length));
+    case Segment::Lower: return m_constraints.upper().size();
+    default: return 0;
+    }
+}
+
+void CoupletPolicy::addLengthBias()
+{
+    const std::size_t n = lineLength(), at = m_constraints.currentLine().size();
+    if (n < 3 || at + 2 < n || at >= n) return;
+    const float sign = at + 1 == n ? 1.0f : -1.0f;
+    for (int t : m_model.classes->han)
+        if (const float c = m_model.align->closing(t); c > 0) addBias(t, sign * m_biases.lengthBias * c);
+}
+
+const std::vector<float>& CoupletPolicy::stepBias()
+{
+    static const std::vector<float> kNone;
+    const Segment segment = m_constraints.segment();
+    const bool fusing = segment == Segment::Lower && m_biases.alignWeight > 0;
+    const bool shaping = segment != Segment::Hengpi && m_biases.lengthBias > 0;
+    const bool preferring = segment == Segment::Upper && m_biases.keywordBonus > 0 && !m_biases.keywords.empty();
+    // The 横批 theme stays for all four characters; a 对仗 row changes every step.
+    if (segment == Segment::Hengpi && m_biasSegment == Segment::Hengpi) return m_bias;
+    if (m_bias.empty()) {
+        if (!fusing && !shaping && !preferring && segment != Segment::Hengpi) return kNone;
+        m_bias.assign(static_cast<std::size_t>(m_model.vocab.size()), 0.0f);
+    }
+    for (int t : m_biased) m_bias[static_cast<std::size_t>(t)] = 0.0f;
+    m_biased.clear();
+    m_biasSegment = segment;
+    if (segment == Segment::Hengpi) {
+        const std::initializer_list<const std::vector<int>*> theme = {&m_themeTokens, &m_constraints.upper(),
+                                                                       &m_constraints.lower()};
+        for (const auto* list : theme)
+            for (int t : *list)
+                if (m_bias[static_cast<std::size_t>(t)] == 0.0f) addBias(t, kThemeBonus);
+        return m_bias;
+    }
+    if (fusing && m_constraints.lower().size() < m_constraints.upper().size())
+        for (const auto& e : m_model.align->row(m_constraints.upper()[m_constraints.lower().size()]))
+            addBias(e.token, m_biases.alignWeight * e.score);
+    if (shaping) addLengthBias();
+    if (preferring) addKeywordBias();
+    return m_bias;
+}
+
+void CoupletPolicy::noteForcedLineEnd(std::span<const float> logits)
+{
+    const Segment segment = m_constraints.segment();
+    const std::size_t n = lineLength(), at = m_constraints.currentLine().size();
+    if (segment == Segment::Hengpi || n == 0 || at + 1 != n) return;
+    const int end = segment == Segment::Upper ? tok::kLower : tok::kHengpi;
+    const auto best = std::max_element(logits.begin(), logits.end()) - logits.begin();
+    if (best == end) ++m_forcedLineEnds;
 }
 
 int CoupletPolicy::choose(std::span<const float> logits)
 {
-    const auto segmentBefore = m_constraints.segment();
-    if (segmentBefore == Segment::Hengpi && m_bias.empty()) {
-        m_bias.assign(static_cast<std::size_t>(m_model.vocab.size()), 0.0f);
-        const std::initializer_list<const std::vector<int>*> theme = {&m_themeTokens, &m_constraints.upper(),
-                                                                       &m_constraints.lower()};
-        for (const auto* list : theme)
-            for (int t : *list) m_bias[static_cast<std::size_t>(t)] = kThemeBonus;
-    }
+    noteForcedLineEnd(logits);
+    const auto& bias = stepBias();
     const auto& allowed = m_constraints.allowed();
     double lp = 0;
-    const int token = m_sampler.choose(logits, allowed, m_constraints.currentLine(), m_bias, lp);
+    const int token = m_sampler.choose(logits, allowed, m_constraints.currentLine(), bias, lp);
     m_constraints.advance(token);
     m_generated.push_back(token);
     m_logProb += lp;
@@ -59,7 +135,9 @@ Couplet CoupletPolicy::couplet() const
     c.lower = m_model.vocab.decode(m_constraints.lower());
     c.hengpi = m_model.vocab.decode(m_constraints.hengpi());
     c.score = m_generated.empty() ? 0 : m_logProb / static_cast<double>(m_generated.size());
+    c.parts.logProb = c.score;
     c.seed = m_sampler.seed();
+    c.forcedLineEnds = m_forcedLineEnds;
     return c;
 }
 

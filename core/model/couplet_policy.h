@@ -12,13 +12,21 @@ namespace couplet {
 
 class CoupletModelImpl;
 
+// Decoding biases. The first two need the model's align.tsv (ignored without one).
+struct DecodingBiases {
+    float alignWeight = 0;  // 对仗 fusion
+    float lengthBias = 0;   // the line-end bias of fixed lengths
+    float keywordBonus = 0; // logits for starting a missing keyword in the 上联 (3x for continuing one)
+    std::vector<std::vector<int>> keywords;
+};
+
 // One candidate couplet being written: the prompt, the constraints that mask
 // each step, the sampler, and the text streamed so far. Text is always
 // "上联\n下联\n横批" (an Upper-mode policy starts by emitting the given 上联).
 class CoupletPolicy : public TokenPolicy {
 public:
     CoupletPolicy(const CoupletModelImpl& model, std::vector<int> prompt, ConstraintSpec constraints,
-                  const SamplingSettings& sampling, std::vector<int> themeTokens);
+                  const SamplingSettings& sampling, std::vector<int> themeTokens, DecodingBiases biases = {});
 
     std::vector<int> promptTokens() const override { return m_prompt; }
     int choose(std::span<const float> logits) override;
@@ -30,12 +38,32 @@ public:
     Couplet couplet() const;
 
 private:
+    // The additive bias for this step: the 对仗 row of the mirrored 上联
+    // character while writing the 下联, the theme while writing the 横批.
+    const std::vector<float>& stepBias();
+    void addBias(int token, float value);
+    // Lines of a fixed length: characters that usually end a line are held
+    // back one position before the end and favoured at the end, so that the
+    // line does not close early and leave its last character to be padded.
+    void addLengthBias();
+    // Favours the keywords the 上联 lacks: the next character of one it ends
+    // with, else their first characters.
+    void addKeywordBias();
+    // Characters the line being written must have; 0 = free (or the 横批).
+    std::size_t lineLength() const;
+    // Counts a line whose last character is due while the model would end it.
+    void noteForcedLineEnd(std::span<const float> logits);
+
     const CoupletModelImpl& m_model;
     std::vector<int> m_prompt;
     CoupletConstraints m_constraints;
     Sampler m_sampler;
     std::vector<int> m_themeTokens; // keywords: favoured in the 横批
-    std::vector<float> m_bias;      // [vocab] while writing the 横批, else empty
+    DecodingBiases m_biases;
+    std::vector<float> m_bias;      // [vocab], zero but for m_biased
+    std::vector<int> m_biased;      // tokens with a bias this step
+    Segment m_biasSegment = Segment::Upper;
+    int m_forcedLineEnds = 0;
     std::vector<int> m_generated;
     std::string m_pending;          // text not yet taken
     double m_logProb = 0;

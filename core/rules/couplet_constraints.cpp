@@ -49,6 +49,22 @@ CoupletConstraints::CoupletConstraints(const TokenClasses& classes, const Phrase
 {
     m_upper = m_spec.upper;
     m_segment = m_upper.empty() ? Segment::Upper : Segment::Lower;
+    std::erase_if(m_spec.requiredKeywords, [](const auto& k) { return k.empty(); });
+    m_keywords = KeywordPlan(m_spec.requiredKeywords);
+    // With the tone rule the last character must be chosen by tone, so the
+    // keywords end before it when they leave room for that.
+    const int taken = m_keywords.totalLength() + (m_spec.acrosticUpper >= 0 ? 1 : 0);
+    m_keywordReserve = m_spec.tonePattern && m_spec.length > 0 && taken < m_spec.length ? 1 : 0;
+}
+
+bool CoupletConstraints::forceKeyword(int position)
+{
+    if (m_keywords.empty() || m_segment != Segment::Upper) return false;
+    const int limit = m_spec.length > 0 ? m_spec.length : tok::kMaxLineChars;
+    const int token = m_keywords.forcedToken(m_upper, limit - position - m_keywordReserve);
+    if (token < 0) return false;
+    only(token);
+    return true;
 }
 
 const std::vector<int>& CoupletConstraints::currentLine() const
@@ -87,6 +103,7 @@ void CoupletConstraints::allowUpper()
                                                m_upper.back()) != m_classes.punctuation.end();
     if ((n > 0 && i == n) || i >= tok::kMaxLineChars) return only(tok::kLower);
     if (i == 0 && m_spec.acrosticUpper >= 0) return only(m_spec.acrosticUpper);
+    if (forceKeyword(i)) return;
     m_allowed = m_classes.han;
     // The 下联's 藏头 character may not appear in the 上联, or the 下联 could
     // not start with it.
@@ -103,7 +120,7 @@ void CoupletConstraints::allowUpper()
     const bool endsWell = !m_spec.tonePattern
         || (i > 0 && m_classes.oblique[m_upper.back()]
             && std::count(m_upper.begin(), m_upper.end(), m_upper.back()) == 1);
-    if (n == 0 && i > 0 && !prevIsMark && endsWell) m_allowed.push_back(tok::kLower);
+    if (n == 0 && i > 0 && !prevIsMark && endsWell && m_keywords.satisfiedBy(m_upper)) m_allowed.push_back(tok::kLower);
 }
 
 void CoupletConstraints::allowLower()

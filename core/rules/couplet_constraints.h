@@ -1,5 +1,7 @@
 #pragma once
 
+#include "keyword_plan.h"
+
 #include <vector>
 
 namespace couplet {
@@ -37,6 +39,9 @@ struct ConstraintSpec {
     std::vector<int> hengpi;         // a fixed 横批 (four tokens), else empty
     bool tonePattern = false;        // 上联 ends on 仄, 下联 on 平
     bool freeHengpi = false;         // any four Han characters instead of the phrase list
+    // Keywords (token runs) the 上联 must contain, forced in when the
+    // positions left would no longer hold them; empty = no requirement.
+    std::vector<std::vector<int>> requiredKeywords;
 };
 
 enum class Segment { Upper, Lower, Hengpi, Done };
@@ -45,7 +50,8 @@ enum class Segment { Upper, Lower, Hengpi, Done };
 // that may come next. Lines have the same length; 下联 punctuation mirrors
 // 上联's; no special token inside a line; no 上联 character in 下联 except
 // where 上联 repeats a character (then 下联 repeats its own, 叠字 mirrored);
-// 横批 is four Han characters, from the phrase list unless free or fixed.
+// 横批 is four Han characters, from the phrase list unless free or fixed;
+// required keywords appear in the 上联.
 class CoupletConstraints {
 public:
     CoupletConstraints(const TokenClasses& classes, const PhraseTrie& trie, ConstraintSpec spec);
@@ -55,6 +61,7 @@ public:
     void advance(int token);
 
     Segment segment() const { return m_segment; }
+    const ConstraintSpec& spec() const { return m_spec; }
     bool done() const { return m_segment == Segment::Done; }
     const std::vector<int>& upper() const { return m_upper; }
     const std::vector<int>& lower() const { return m_lower; }
@@ -69,12 +76,16 @@ private:
     void only(int token);
     // Keeps tokens with flag[token] set, unless none would remain.
     void preferFlagged(const std::vector<char>& flag);
+    // Forces a keyword character when the 上联 has just room for the missing ones.
+    bool forceKeyword(int position);
 
     const TokenClasses& m_classes;
     const PhraseTrie& m_trie;
     ConstraintSpec m_spec;
     Segment m_segment;
     std::vector<int> m_upper, m_lower, m_hengpi;
+    KeywordPlan m_keywords;
+    int m_keywordReserve = 0; // positions at the 上联's end kept free of forced keywords
     int m_trieNode = 0;
     std::vector<int> m_allowed;
     std::vector<char> m_banned; // [vocab] scratch

@@ -26,16 +26,35 @@ struct GenerationSpec {
     std::string hengpi;          // fixed 横批 (four Han characters), empty = the model picks
     bool tonePattern = false;    // 上联 ends on 仄, 下联 on 平
     bool freeHengpi = false;     // 横批 generated freely instead of from the phrase list
+    bool keywordsMustAppear = false; // every keyword in the 上联, by constrained decoding
     int candidates = 1;
+    bool rerank = true;          // sample 4x the candidates and keep the best by CoupletScorer
+    float alignWeight = -1.0f;   // 对仗 fusion weight; negative = the model's default (align.tsv), 0 = off
+    float lengthBias = -1.0f;    // weight of the line-end bias of fixed lengths; negative = default, 0 = off
+    float keywordBonus = -1.0f;  // logits favouring missing keywords in the 上联; negative = default, 0 = off
     SamplingSettings sampling;
+};
+
+// Why a candidate ranks where it does: the terms of its score, each already
+// weighted (penalties negative), so that total() is Couplet::score.
+struct ScoreParts {
+    double logProb = 0;    // the model's mean log-probability per token
+    double duizhang = 0;   // 对仗: aligned character pairs, by the table
+    double tone = 0;       // 平仄 pattern
+    double keywords = 0;   // keyword coverage
+    double repetition = 0; // characters repeated within a line other than 叠字
+    double cliche = 0;     // phrases most of the other candidates share
+    double total() const { return logProb + duizhang + tone + keywords + repetition + cliche; }
 };
 
 struct Couplet {
     std::string upper;
     std::string lower;
     std::string hengpi;
-    double score = 0;            // mean log-probability per generated token
+    double score = 0;            // ranking score: parts.total() (mean log-probability when not reranked)
     std::uint64_t seed = 0;
+    ScoreParts parts;
+    int forcedLineEnds = 0;      // lines whose last character was forced where the model would have ended the line
 };
 
 } // namespace couplet

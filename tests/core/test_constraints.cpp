@@ -134,10 +134,16 @@ COUPLET_TEST(sameSeedGivesSameCouplet)
     GenerationSpec spec;
     spec.keywords = "春";
     spec.sampling.seed = 77;
+    spec.rerank = false;
     const auto a = generateCouplets(*model, *decoder, spec);
     const auto b = generateCouplets(*model, *decoder, spec);
     CHECK_EQ(a[0].upper + a[0].lower + a[0].hengpi, b[0].upper + b[0].lower + b[0].hengpi);
     CHECK_EQ(a[0].seed, std::uint64_t(77));
+    spec.rerank = true; // the best of seeds 77 to 80, the same one every time
+    const auto c = generateCouplets(*model, *decoder, spec);
+    CHECK_EQ(c[0].upper + c[0].lower, generateCouplets(*model, *decoder, spec)[0].upper
+                                          + generateCouplets(*model, *decoder, spec)[0].lower);
+    CHECK(c[0].seed >= 77 && c[0].seed < 81);
 }
 
 COUPLET_TEST(candidatesAreRankedByScore)

@@ -81,9 +81,16 @@ private Q_SLOTS:
         QCOMPARE(panel.spec().length, 5);
         spec.mode = PromptMode::Keywords;
         spec.keywords = "五福 龙年";
+        spec.keywordsMustAppear = true;
         panel.setSpec(spec);
         QCOMPARE(QString::fromStdString(panel.spec().keywords), QStringLiteral("五福 龙年"));
         QVERIFY(panel.spec().acrostic.empty());
+        QVERIFY(panel.spec().keywordsMustAppear);
+        // Only keywords can be required: a given 上联 has none.
+        spec.mode = PromptMode::Upper;
+        spec.upper = "春回大地千山秀";
+        panel.setSpec(spec);
+        QVERIFY(!panel.spec().keywordsMustAppear);
     }
 
     void refusesWhatCannotBeGenerated()

@@ -29,7 +29,7 @@ PromptPanel::PromptPanel(QWidget* parent)
       m_length(new QComboBox(this)), m_candidates(new QSpinBox(this)), m_hengpi(new QLineEdit(this)),
       m_temperature(new QDoubleSpinBox(this)), m_topK(new QSpinBox(this)),
       m_topP(new QDoubleSpinBox(this)), m_seed(new QSpinBox(this)), m_tone(new QCheckBox(this)),
-      m_generate(new QPushButton(this)), m_message(new QLabel(this))
+      m_mustAppear(new QCheckBox(this)), m_generate(new QPushButton(this)), m_message(new QLabel(this))
 {
     buildForm();
     connect(m_text, &QLineEdit::returnPressed, this, &PromptPanel::generate);
@@ -72,6 +72,7 @@ void PromptPanel::buildForm()
         m_form->addRow(m_labels.back(), field);
     }
     m_form->addRow(m_tone);
+    m_form->addRow(m_mustAppear);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(m_form);
     layout->addWidget(m_message);
@@ -97,6 +98,7 @@ void PromptPanel::retranslateUi()
     m_seed->setSpecialValueText(tr("random"));
     m_topK->setSpecialValueText(tr("off"));
     m_tone->setText(tr("Tone pattern: 上联 ends 仄, 下联 ends 平"));
+    m_mustAppear->setText(tr("Every keyword must appear (in the 上联)"));
     m_generate->setText(tr("Generate (Enter)"));
     updatePlaceholder();
 }
@@ -124,6 +126,7 @@ GenerationSpec PromptPanel::spec() const
     spec.candidates = m_candidates->value();
     spec.hengpi = m_hengpi->text().trimmed().toStdString();
     spec.tonePattern = m_tone->isChecked();
+    spec.keywordsMustAppear = m_mustAppear->isChecked() && spec.mode == PromptMode::Keywords;
     spec.sampling.temperature = float(m_temperature->value());
     spec.sampling.topK = m_topK->value();
     spec.sampling.topP = float(m_topP->value());
@@ -143,6 +146,7 @@ void PromptPanel::setSpec(const GenerationSpec& spec)
     m_candidates->setValue(spec.candidates);
     m_hengpi->setText(QString::fromStdString(spec.hengpi));
     m_tone->setChecked(spec.tonePattern);
+    m_mustAppear->setChecked(spec.keywordsMustAppear);
     m_temperature->setValue(spec.sampling.temperature);
     m_topK->setValue(spec.sampling.topK);
     m_topP->setValue(spec.sampling.topP);
@@ -193,6 +197,7 @@ void PromptPanel::saveSettings(QSettings& settings) const
     settings.setValue(settingsKey("topP"), m_topP->value());
     settings.setValue(settingsKey("seed"), m_seed->value());
     settings.setValue(settingsKey("tone"), m_tone->isChecked());
+    settings.setValue(settingsKey("keywordsMustAppear"), m_mustAppear->isChecked());
 }
 
 void PromptPanel::restoreSettings(const QSettings& settings)
@@ -207,6 +212,7 @@ void PromptPanel::restoreSettings(const QSettings& settings)
     m_topP->setValue(settings.value(settingsKey("topP"), m_topP->value()).toDouble());
     m_seed->setValue(settings.value(settingsKey("seed"), m_seed->value()).toInt());
     m_tone->setChecked(settings.value(settingsKey("tone"), m_tone->isChecked()).toBool());
+    m_mustAppear->setChecked(settings.value(settingsKey("keywordsMustAppear"), m_mustAppear->isChecked()).toBool());
 }
 
 void PromptPanel::changeEvent(QEvent* event)

@@ -61,6 +61,7 @@ private:
     QDoubleSpinBox* m_topP;
     QSpinBox* m_seed;
     QCheckBox* m_tone;
+    QCheckBox* m_mustAppear; // every keyword in the 上联, by constrained decoding
     QPushButton* m_generate;
     QLabel* m_message;
 };

@@ -1,0 +1,150 @@
+#include "couplet_scorer.h"
+
+#include "align_table.h"
+#include "tone_table.h"
+#include "utf8.h"
+#include "vocab.h"
+
+#include <algorithm>
+#include <set>
+
+namespace couplet {
+namespace {
+
+// 1 when both tones are known and differ, 0 when they are the same, -1 when unknown.
+int opposite(Tone a, Tone b)
+{
+    if (a == Tone::Unknown || b == Tone::Unknown) return -1;
+    return a != b ? 1 : 0;
+}
+
+bool insideKeyword(const std::u32string& bigram, const std::vector<std::u32string>& keywords)
+{
+    return std::any_of(keywords.begin(), keywords.end(),
+                       [&](const std::u32string& k) { return k.find(bigram) != std::u32string::npos; });
+}
+
+// Mean share of the other candidates that hold each of this one's phrases.
+double sharedPhraseShare(std::size_t self, const std::vector<std::set<std::u32string>>& phrases)
+{
+    if (phrases.size() < 2 || phrases[self].empty()) return 0;
+    double sum = 0;
+    for (const auto& g : phrases[self]) {
+        std::size_t holders = 0;
+        for (std::size_t j = 0; j < phrases.size(); ++j) holders += j != self && phrases[j].count(g) != 0;
+        sum += static_cast<double>(holders) / static_cast<double>(phrases.size() - 1);
+    }
+    return sum / static_cast<double>(phrases[self].size());
+}
+
+} // namespace
+
+std::vector<std::u32string> coupletBigrams(const std::u32string& upper, const std::u32string& lower)
+{
+    std::set<std::u32string> out;
+    for (const auto* line : {&upper, &lower})
+        for (std::size_t i = 0; i + 1 < line->size(); ++i)
+            if (utf8::isHan((*line)[i]) && utf8::isHan((*line)[i + 1])) out.insert(line->substr(i, 2));
+    return {out.begin(), out.end()};
+}
+
+CoupletScorer::CoupletScorer(const Vocab& vocab, const ToneTable& tones, const AlignTable* align, ScoreWeights weights)
+    : m_vocab(vocab), m_tones(tones), m_align(align), m_weights(weights)
+{
+}
+
+double CoupletScorer::toneScore(const std::u32string& upper, const std::u32string& lower) const
+{
+    int kept = 0, checked = 0;
+    auto rule = [&](int result) {
+        if (result < 0) return;
+        kept += result;
+        ++checked;
+    };
+    const std::size_t n = std::min(upper.size(), lower.size());
+    for (std::size_t i = 1; i + 1 < n; i += 2) {
+        rule(opposite(m_tones.tone(upper[i]), m_tones.tone(lower[i])));
+        if (i + 3 < n) {
+            rule(opposite(m_tones.tone(upper[i]), m_tones.tone(upper[i + 2])));
+            rule(opposite(m_tones.tone(lower[i]), m_tones.tone(lower[i + 2])));
+        }
+    }
+    if (n > 0) {
+        const Tone up = m_tones.tone(upper[n - 1]), down = m_tones.tone(lower[n - 1]);
+        if (up != Tone::Unknown) rule(up == Tone::Oblique ? 1 : 0);
+        if (down != Tone::Unknown) rule(down == Tone::Level ? 1 : 0);
+    }
+    return checked == 0 ? 0.0 : static_cast<double>(kept) / checked;
+}
+
+double CoupletScorer::keywordCoverage(const std::u32string& upper, const std::u32string& lower,
+                                      const std::vector<std::u32string>& keywords)
+{
+    if (keywords.empty()) return 0;
+    const auto present = std::count_if(keywords.begin(), keywords.end(), [&](const std::u32string& k) {
+        return upper.find(k) != std::u32string::npos || lower.find(k) != std::u32string::npos;
+    });
+    return static_cast<double>(present) / static_cast<double>(keywords.size());
+}
+
+int CoupletScorer::repeatedCharacters(const std::u32string& line, const std::u32string& other)
+{
+    int repeats = 0;
+    for (std::size_t i = 1; i < line.size(); ++i) {
+        if (isCoupletPunctuation(line[i]) || line.find(line[i]) >= i) continue;
+        const bool mirroredDiezi = line[i - 1] == line[i] && i < other.size() && other[i - 1] == other[i];
+        if (!mirroredDiezi) ++repeats;
+    }
+    return repeats;
+}
+
+ScoreParts CoupletScorer::partsOf(const Couplet& c, const std::vector<std::u32string>& keywords) const
+{
+    const auto up = utf8::decode(c.upper), down = utf8::decode(c.lower);
+    ScoreParts p;
+    p.logProb = c.parts.logProb;
+    if (m_align) p.duizhang = m_weights.duizhang * m_align->coupletScore(m_vocab.encode(c.upper), m_vocab.encode(c.lower));
+    p.tone = m_weights.tone * toneScore(up, down);
+    p.keywords = m_weights.keywords * keywordCoverage(up, down, keywords);
+    p.repetition = -m_weights.repetition * (repeatedCharacters(up, down) + repeatedCharacters(down, up));
+    return p;
+}
+
+void CoupletScorer::rerank(std::vector<Couplet>& candidates, const std::vector<std::u32string>& keywords) const
+{
+    std::vector<std::set<std::u32string>> phrases;
+    for (const auto& c : candidates) {
+        std::set<std::u32string> own;
+        for (auto& g : coupletBigrams(utf8::decode(c.upper), utf8::decode(c.lower)))
+            if (!insideKeyword(g, keywords)) own.insert(std::move(g));
+        phrases.push_back(std::move(own));
+    }
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+        auto& c = candidates[i];
+        c.parts = partsOf(c, keywords);
+        c.parts.cliche = -m_weights.cliche * sharedPhraseShare(i, phrases);
+        c.score = c.parts.total();
+    }
+    std::stable_sort(candidates.begin(), candidates.end(), [](const Couplet& a, const Couplet& b) { return a.score > b.score; });
+}
+
+void CoupletScorer::keepBest(std::vector<Couplet>& ranked, std::size_t n)
+{
+    std::vector<char> keep(ranked.size(), 0);
+    std::set<std::string> seen;
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < ranked.size() && kept < n; ++i) {
+        keep[i] = seen.insert(ranked[i].upper + '\n' + ranked[i].lower).second;
+        kept += keep[i];
+    }
+    for (std::size_t i = 0; i < ranked.size() && kept < n; ++i) {
+        kept += !keep[i];
+        keep[i] = 1;
+    }
+    std::vector<Couplet> out;
+    for (std::size_t i = 0; i < ranked.size(); ++i)
+        if (keep[i]) out.push_back(std::move(ranked[i]));
+    ranked = std::move(out);
+}
+
+} // namespace couplet

@@ -1,0 +1,15 @@
+#pragma once
+
+#include "align_table.h"
+#include "training_data.h"
+
+#include <filesystem>
+
+namespace couplet {
+
+// Counts the aligned characters of every training pair of `data` (the
+// training split only: validation pairs never reach the table) and prunes the
+// counts as `options` say.
+AlignTable buildAlignTable(const TrainingData& data, const AlignTable::BuildOptions& options);
+
+} // namespace couplet

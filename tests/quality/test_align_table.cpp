@@ -1,0 +1,113 @@
+#include "tiny_model.h"
+
+#include "align_table.h"
+#include "couplet_model.h"
+#include "generate.h"
+#include "utf8.h"
+#include "vocab.h"
+
+#include <check.h>
+
+#include <fstream>
+
+using namespace couplet;
+
+namespace {
+
+// The tiny vocabulary's Han characters, each paired with a partner 17 places on.
+std::u32string tinyChars()
+{
+    std::u32string out;
+    for (char32_t c : utf8::decode(testing::kTinyCharacters))
+        if (out.find(c) == std::u32string::npos) out.push_back(c);
+    return out;
+}
+
+char32_t partner(char32_t c)
+{
+    const auto chars = tinyChars();
+    return chars[(chars.find(c) + 17) % chars.size()];
+}
+
+// A table in which every character's partner stands under it five times.
+AlignTable partnerTable()
+{
+    AlignTable table;
+    for (char32_t c : tinyChars())
+        for (int k = 0; k < 5; ++k) table.addPair(std::u32string(1, c), std::u32string(1, partner(c)));
+    AlignTable::BuildOptions o;
+    o.alpha = 1;
+    o.weight = 4;
+    table.prune(o);
+    return table;
+}
+
+const std::vector<std::string> kUppers = {"春风开万户", "红梅迎新岁", "山高月小", "金龙来福地",   "国泰民安",
+                                          "东风送暖",   "花开富贵",   "千山秀",   "一门天赐福", "诗书传家"};
+
+// Share of 下联 positions holding the 上联 character's partner, over the
+// positions where the constraints allow the partner at all.
+double partnerShare(const CoupletModel& model, float alignWeight)
+{
+    auto decoder = model.makeDecoder();
+    int hits = 0, possible = 0;
+    for (const auto& up : kUppers) {
+        GenerationSpec spec;
+        spec.mode = PromptMode::Upper;
+        spec.upper = up;
+        spec.sampling.greedy = true;
+        spec.alignWeight = alignWeight;
+        const auto down = utf8::decode(generateCouplets(model, *decoder, spec)[0].lower);
+        const auto u = utf8::decode(up);
+        for (std::size_t i = 0; i < u.size(); ++i) {
+            if (u.find(partner(u[i])) != std::u32string::npos) continue; // banned: an 上联 character
+            ++possible;
+            hits += down[i] == partner(u[i]);
+        }
+    }
+    return possible == 0 ? 0.0 : double(hits) / possible;
+}
+
+} // namespace
+
+COUPLET_TEST(tableCountsAlignedPairsAndSurvivesSaveAndLoad)
+{
+    AlignTable table;
+    for (int k = 0; k < 6; ++k) table.addPair(U"春风", U"秋月");
+    for (int k = 0; k < 2; ++k) table.addPair(U"春风", U"冬雪");
+    table.addPair(U"春，", U"夏，"); // seen once: below the minimum count
+    table.prune({});
+    const auto path = testing::freshTempDir("align") / "align.tsv";
+    table.save(path);
+    auto loaded = AlignTable::load(path);
+    const Vocab vocab(std::vector<char32_t>{U'春', U'风', U'秋', U'月', U'冬', U'雪', U'夏', U'，'});
+    loaded.bind(vocab);
+    const int chun = vocab.id(U'春'), qiu = vocab.id(U'秋'), dong = vocab.id(U'冬'), xia = vocab.id(U'夏');
+    CHECK(loaded.score(chun, qiu) > 0);
+    CHECK(loaded.score(chun, dong) > 0);
+    CHECK_EQ(loaded.score(chun, xia), 0.0f);
+    CHECK_EQ(loaded.score(vocab.id(U'风'), qiu), 0.0f);
+    CHECK_EQ(loaded.positions(), std::int64_t(17));
+    CHECK(loaded.coupletScore(vocab.encode("春风"), vocab.encode("秋月")) > 0);
+}
+
+COUPLET_TEST(badTableFileNamesTheLine)
+{
+    const auto path = testing::freshTempDir("align-bad") / "align.tsv";
+    std::ofstream(path) << "@ positions=10 lines=4 alpha=200 weight=1\n春\t3\t1\t0\t秋-2\n";
+    CHECK_THROWS(AlignTable::load(path), "line 2");
+    std::ofstream(path) << "春\t3\t1\t0\t秋:2\n";
+    CHECK_THROWS(AlignTable::load(path), "line 1");
+}
+
+COUPLET_TEST(fusionPullsTheLowerLineTowardAlignedPairs)
+{
+    const auto dir = testing::writeTinyModel(testing::freshTempDir("fusion") / "m", 5);
+    const auto plain = CoupletModel::load(dir, DeviceOptions{"cpu", false, 1});
+    partnerTable().save(dir / "align.tsv");
+    const auto fused = CoupletModel::load(dir, DeviceOptions{"cpu", false, 1});
+    const double without = partnerShare(*plain, -1), off = partnerShare(*fused, 0), with = partnerShare(*fused, -1);
+    CHECK(without < 0.2);
+    CHECK_EQ(off, without);   // weight 0 turns fusion off
+    CHECK(with > 0.9);        // the table's default weight (4) pulls the partners in
+}
