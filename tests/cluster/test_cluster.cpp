@@ -69,19 +69,31 @@ COUPLET_TEST(threeWorkersOneKilledMidJobEveryRowOnce)
     const auto model = rig.writeModel("model", 1);
     constexpr int kRows = 400;
     rig.writeInput(kRows);
-    auto w1 = rig.startWorker("w1", model);
+    // w2 starts alone, so the job cannot end before it holds rows; it is
+    // frozen (SIGSTOP) the moment it is seen holding some. On a fast machine
+    // a worker holds rows for a few milliseconds per batch, so a poll alone
+    // can miss every one of them while the others finish the job.
     auto w2 = rig.startWorker("w2", model);
-    auto w3 = rig.startWorker("w3", model);
-    waitFor("three live workers in cluster status", 120s, [&] {
+    waitFor("w2 live in cluster status", 120s, [&] {
         const auto status = nlohmann::json::parse(rig.clusterStatusJson());
-        return status["workers"].size() == 3 && status["jobs"].empty();
+        return status["workers"].size() == 1 && status["jobs"].empty();
     });
     auto producer = rig.startProducer(model, false);
     const std::string job = rig.jobKey();
+    waitFor("w2 frozen while it holds rows", 120s, [&] {
+        if (pendingAt(rig.client(), job, "w2") == 0) return false;
+        w2->signal(SIGSTOP);
+        if (pendingAt(rig.client(), job, "w2") > 0) return true;
+        w2->signal(SIGCONT);   // it acknowledged in between: try again
+        return false;
+    });
+    const std::int64_t held = pendingAt(rig.client(), job, "w2");
+    auto w1 = rig.startWorker("w1", model);
+    auto w3 = rig.startWorker("w3", model);
     // Killed while it holds rows: they are pending at w2 and only a reclaim
     // by w1 or w3 can finish them.
-    waitFor("w2 to hold rows after 20 rows were written", 120s,
-            [&] { return rig.rowsOnDisk() >= 20 && pendingAt(rig.client(), job, "w2") > 0; });
+    waitFor("20 rows written", 120s, [&] { return rig.rowsOnDisk() >= 20; });
+    CHECK(held > 0);
     w2->signal(SIGKILL);
     CHECK_EQ(w2->wait(), -SIGKILL);
     CHECK_EQ(exitWithin(*producer, kJobTimeout), 0);
