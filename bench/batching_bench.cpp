@@ -6,7 +6,6 @@
 #include "workload.h"
 
 #include "generate.h"
-#include "torch_decoder.h"
 
 #include <algorithm>
 #include <fstream>
@@ -136,9 +135,7 @@ double BatchingBench::occupancy(int batchSize) const
 
 double BatchingBench::kvCacheMiB() const
 {
-    const auto* torchDecoder = dynamic_cast<const TorchDecoder*>(m_decoder.get());
-    if (!torchDecoder) return 0;
-    return static_cast<double>(torchDecoder->bytesPerRow()) * m_decoder->rowCapacity() / (1024.0 * 1024.0);
+    return static_cast<double>(m_decoder->bytesPerRow()) * m_decoder->rowCapacity() / (1024.0 * 1024.0);
 }
 
 void BatchingBench::warmUp()

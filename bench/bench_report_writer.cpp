@@ -28,8 +28,8 @@ std::ofstream openForWriting(const std::filesystem::path& path)
 
 void BenchReportWriter::printTables(const BenchReport& report, std::ostream& out)
 {
-    out << "model: " << report.model << "\ndevice: " << report.device << ", " << report.threads << " threads"
-        << (report.quick ? " (quick run)" : "") << "\n\n";
+    // The device line names the CPU threads; the roofline's count is only known when it ran.
+    out << "model: " << report.model << "\ndevice: " << report.device << (report.quick ? " (quick run)" : "") << "\n\n";
     printSweep(report, out);
     printComparisons(report, out);
     printFirstToken(report, out);

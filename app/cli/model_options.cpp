@@ -8,6 +8,8 @@ std::shared_ptr<const CoupletModel> loadModel(Args& args)
     options.device = args.value("device", "auto");
     options.threads = args.integer("threads", 0);
     options.halfPrecision = !args.flag("fp32");
+    options.precision = args.value("precision", "auto");
+    if (args.flag("fp32") && !args.has("precision")) options.precision = "fp32";
     const std::filesystem::path dir = args.value("model", CoupletModel::defaultModelDir().string());
     return CoupletModel::load(dir, options);
 }
@@ -18,7 +20,9 @@ const char* modelOptionsHelp()
            "  --model PATH       model folder (default: the shipped model)\n"
            "  --device D         cpu, cuda or auto (default auto)\n"
            "  --threads N        CPU threads (default: all cores)\n"
-           "  --fp32             full precision on a GPU (default fp16)\n";
+           "  --precision P      CPU: auto (bf16 where the CPU has avx512_bf16, else fp32),\n"
+           "                     fp32, bf16 (native kernels) or libtorch (libtorch's ops, fp32)\n"
+           "  --fp32             full precision (GPU: instead of fp16; CPU: --precision fp32)\n";
 }
 
 } // namespace couplet::cli

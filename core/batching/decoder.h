@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -47,6 +48,13 @@ public:
     virtual void decode(std::span<const DecodeItem> items, std::vector<float>& logits) = 0;
     // Copies the first `length` positions of KV row `from` into row `to` (compaction).
     virtual void copyRow(int from, int to, int length) = 0;
+
+    // Runs body(begin, end) over [0, n) on the decoder's CPU threads, for the
+    // per-row work around a step (sampling, masks); body must be safe to run
+    // on disjoint ranges at once. The default runs it here, in one piece.
+    virtual void parallelFor(int n, const std::function<void(int, int)>& body) { if (n > 0) body(0, n); }
+    // Bytes of KV cache per row (keys and values of every layer); 0 when unknown.
+    virtual std::size_t bytesPerRow() const { return 0; }
 };
 
 } // namespace couplet

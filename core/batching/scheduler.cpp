@@ -62,6 +62,10 @@ struct Scheduler::Impl {
     CallbackQueue callbacks;
     bool stepping = false;
     int finishedCount = 0;
+    // Reused step to step, so that a step allocates nothing at a steady batch.
+    std::vector<float> logits;
+    std::vector<DecodeItem> decodeItems;
+    std::vector<std::string> choiceErrors;
 
     // Slots usable now: 0 when the decoder holds no row at all.
     int limit() const { return std::min(active.maxBatch, reservedRows); }
@@ -81,7 +85,8 @@ struct Scheduler::Impl {
     SequencePtr takeRow(int row);
     void endRows(std::vector<Ending> endings);
     void failRows(int from, const std::string& message);
-    std::optional<Ending> chooseNext(int row, std::span<const float> logits);
+    void chooseAll(int firstRow, int count, const std::vector<float>& logits, std::vector<Ending>& endings);
+    std::optional<Ending> afterChoice(int row, const std::string& error);
     int advanceDecoding();
     int reservedBulkSlots(int slots) const;
     int interactiveCapacity(int slots) const;
@@ -187,16 +192,37 @@ bool Scheduler::Impl::logitsComplete(const std::vector<float>& logits, std::size
     return false;
 }
 
-std::optional<Ending> Scheduler::Impl::chooseNext(int row, std::span<const float> logits)
+// Each row's next token from its logits, rows firstRow..firstRow+count-1
+// (logits in that order). The policies choose in parallel, on the decoder's
+// threads: each is used by one thread and shares only read-only model data.
+// Callbacks and endings follow on this thread, in row order.
+void Scheduler::Impl::chooseAll(int firstRow, int count, const std::vector<float>& logits, std::vector<Ending>& endings)
+{
+    const auto vocab = static_cast<std::size_t>(decoder.vocabSize());
+    choiceErrors.assign(static_cast<std::size_t>(count), std::string());
+    decoder.parallelFor(count, [&](int begin, int end) {
+        for (int i = begin; i < end; ++i) {
+            ScheduledSequence& s = *rows[static_cast<std::size_t>(firstRow + i)];
+            std::span<const float> rowLogits(logits.data() + static_cast<std::size_t>(i) * vocab, vocab);
+            try {
+                s.pendingToken = s.policy->choose(rowLogits);
+            } catch (const std::exception& e) {
+                choiceErrors[static_cast<std::size_t>(i)] = e.what();
+                if (choiceErrors[static_cast<std::size_t>(i)].empty()) choiceErrors[static_cast<std::size_t>(i)] = "token policy failed";
+            } catch (...) {
+                choiceErrors[static_cast<std::size_t>(i)] = "token policy failed with an unknown error";
+            }
+        }
+    });
+    for (int i = 0; i < count; ++i)
+        if (auto ending = afterChoice(firstRow + i, choiceErrors[static_cast<std::size_t>(i)]))
+            endings.push_back(std::move(*ending));
+}
+
+std::optional<Ending> Scheduler::Impl::afterChoice(int row, const std::string& error)
 {
     ScheduledSequence& s = *rows[row];
-    try {
-        s.pendingToken = s.policy->choose(logits);
-    } catch (const std::exception& e) {
-        return Ending{row, RequestStatus::Failed, e.what()};
-    } catch (...) {
-        return Ending{row, RequestStatus::Failed, "token policy failed with an unknown error"};
-    }
+    if (!error.empty()) return Ending{row, RequestStatus::Failed, error};
     if (!s.firstToken) s.firstToken = now();
     emitDelta(s);
     if (s.policy->finished()) return Ending{row, RequestStatus::Done, {}};
@@ -213,11 +239,10 @@ std::optional<Ending> Scheduler::Impl::chooseNext(int row, std::span<const float
 int Scheduler::Impl::advanceDecoding()
 {
     if (rows.empty()) return 0;
-    std::vector<DecodeItem> items;
-    items.reserve(rows.size());
+    std::vector<DecodeItem>& items = decodeItems;
+    items.clear();
     for (int row = 0; row < running(); ++row)
         items.push_back({row, rows[row]->pendingToken, rows[row]->position});
-    std::vector<float> logits;
     try {
         decoder.decode(items, logits);
     } catch (const OutOfDeviceMemory& oom) {
@@ -229,13 +254,9 @@ int Scheduler::Impl::advanceDecoding()
         return 0;
     }
     if (!logitsComplete(logits, items.size(), 0)) return 0;
-    const auto vocab = static_cast<std::size_t>(decoder.vocabSize());
+    for (int row = 0; row < running(); ++row) ++rows[row]->position;
     std::vector<Ending> endings;
-    for (int row = 0; row < running(); ++row) {
-        ++rows[row]->position;
-        std::span<const float> rowLogits(logits.data() + row * vocab, vocab);
-        if (auto ending = chooseNext(row, rowLogits)) endings.push_back(std::move(*ending));
-    }
+    chooseAll(0, running(), logits, endings);
     endRows(std::move(endings));
     return static_cast<int>(items.size());
 }
@@ -352,7 +373,6 @@ void Scheduler::Impl::prefillAdmitted(std::vector<SequencePtr> admitted, StepSta
     std::vector<PrefillItem> items;
     for (std::size_t i = 0; i < admitted.size(); ++i)
         items.push_back({firstRow + static_cast<int>(i), admitted[i]->prefillTokens()});
-    std::vector<float> logits;
     std::string error;
     try {
         decoder.prefill(items, logits);
@@ -381,12 +401,8 @@ void Scheduler::Impl::prefillAdmitted(std::vector<SequencePtr> admitted, StepSta
         return;
     }
     if (!logitsComplete(logits, items.size(), firstRow)) return;
-    const auto vocab = static_cast<std::size_t>(decoder.vocabSize());
     std::vector<Ending> endings;
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        std::span<const float> rowLogits(logits.data() + i * vocab, vocab);
-        if (auto ending = chooseNext(items[i].row, rowLogits)) endings.push_back(std::move(*ending));
-    }
+    chooseAll(firstRow, static_cast<int>(items.size()), logits, endings);
     endRows(std::move(endings));
 }
 

@@ -11,6 +11,7 @@
 #include "utf8.h"
 
 #include <algorithm>
+#include <iostream>
 #include <cstdlib>
 #include <sstream>
 #include <thread>
@@ -45,6 +46,31 @@ torch::Device pickDevice(const DeviceOptions& options)
     if (options.device != "auto" && options.device != "cuda")
         throw std::runtime_error("unknown device '" + options.device + "' (use cpu, cuda or auto)");
     return cuda ? torch::Device(torch::kCUDA) : torch::Device(torch::kCPU);
+}
+
+// The CPU decoder that `precision` asks for; empty for libtorch's ops.
+std::optional<NativePrecision> pickPrecision(const std::string& precision)
+{
+    const CpuKernels cpu = CpuKernels::detect();
+    if (precision == "libtorch") return std::nullopt;
+    if (precision == "fp32") return NativePrecision::Fp32;
+    if (precision == "bf16") {
+        if (!cpu.avx512bf16)
+            std::cerr << "warning: this CPU has no avx512_bf16; bf16 runs on slow portable kernels\n";
+        return NativePrecision::Bf16;
+    }
+    if (precision == "auto") return cpu.avx512bf16 ? NativePrecision::Bf16 : NativePrecision::Fp32;
+    throw std::runtime_error("unknown precision '" + precision + "' (use auto, fp32, bf16 or libtorch)");
+}
+
+WeightMap weightsOf(LmImpl& lm)
+{
+    WeightMap out;
+    for (const auto& p : lm.named_parameters()) {
+        const auto t = p.value().detach().to(torch::kCPU, torch::kFloat32).contiguous();
+        out[p.key()].assign(t.data_ptr<float>(), t.data_ptr<float>() + t.numel());
+    }
+    return out;
 }
 
 // Checks the characters of a user-supplied text; returns "" or the problem.
@@ -167,6 +193,10 @@ std::shared_ptr<const CoupletModel> CoupletModel::load(const std::filesystem::pa
     m->lm->eval();
     attempt(dir, [&] { m->lm->to(m->device, m->dtype); });   // e.g. CUDA out of memory
     for (const auto& p : m->lm->parameters()) m->parameters += p.numel();
+    if (!m->device.is_cuda()) {
+        attempt(dir, [&] { m->native = pickPrecision(options.precision); });
+        if (m->native) m->weights = weightsOf(*m->lm);
+    }
     return std::shared_ptr<const CoupletModel>(new CoupletModel(std::move(m)));
 }
 
@@ -291,13 +321,22 @@ void CoupletModel::rerank(const GenerationSpec& spec, std::vector<Couplet>& cand
 
 std::unique_ptr<Decoder> CoupletModel::makeDecoder() const
 {
+    if (m_impl->native) return std::make_unique<NativeDecoder>(m_impl->config, m_impl->weights, *m_impl->native);
     return std::make_unique<TorchDecoder>(m_impl->lm, m_impl->device);
 }
 
 std::string CoupletModel::deviceName() const
 {
     if (!m_impl->device.is_cuda())
-        return "cpu (" + std::to_string(torch::get_num_threads()) + " threads, fp32, " + detectBlas().name() + ")";
+    {
+        const std::string threads = std::to_string(torch::get_num_threads()) + " threads, ";
+        if (!m_impl->native) return "cpu (" + threads + "fp32, libtorch on " + detectBlas().name() + ")";
+        const CpuKernels cpu = CpuKernels::detect();
+        const bool bf16 = *m_impl->native == NativePrecision::Bf16;
+        const bool fast = bf16 ? cpu.avx512bf16 : cpu.avx512;
+        return "cpu (" + threads + nameOf(*m_impl->native) + ", native " + (fast ? (bf16 ? "avx512-bf16" : "avx512") : "portable")
+            + " kernels)";
+    }
     return "cuda:" + std::to_string(m_impl->device.index() < 0 ? 0 : m_impl->device.index())
         + (m_impl->dtype == torch::kFloat16 ? " (fp16)" : " (fp32)");
 }

@@ -4,12 +4,14 @@
 #include "couplet_constraints.h"
 #include "hengpi_list.h"
 #include "model_config.h"
+#include "native_decoder.h"
 #include "tone_table.h"
 #include "transformer.h"
 #include "vocab.h"
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 
 namespace couplet {
 
@@ -29,6 +31,9 @@ public:
     torch::Device device{torch::kCPU};
     torch::ScalarType dtype = torch::kFloat32;
     std::int64_t parameters = 0;
+    // CPU only: the native decoder's precision; empty = libtorch's ops.
+    std::optional<NativePrecision> native;
+    WeightMap weights;                 // fp32 copies for the native decoder
 };
 
 // Loads the weights of `path` into `lm`, checking every name and shape.

@@ -18,9 +18,11 @@ public:
     void prefill(std::span<const PrefillItem> items, std::vector<float>& logits) override;
     void decode(std::span<const DecodeItem> items, std::vector<float>& logits) override;
     void copyRow(int from, int to, int length) override;
+    // On libtorch's intra-op threads.
+    void parallelFor(int n, const std::function<void(int, int)>& body) override;
 
     // Bytes of KV cache per row (keys and values of every layer).
-    std::size_t bytesPerRow() const;
+    std::size_t bytesPerRow() const override;
 
 private:
     void toHost(const torch::Tensor& logits, std::vector<float>& out) const;

@@ -1,0 +1,201 @@
+#include "linear_kernels.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define COUPLET_X86_KERNELS 1
+#endif
+
+#include <algorithm>
+
+namespace couplet {
+namespace {
+
+constexpr int kLanes = PackedLinear::kPanel;
+constexpr int kRowTile = 4;
+constexpr int kPanelTile = 4;
+
+// Output column `col` of row r: the sum plus bias, stored or added.
+inline void store(const PackedLinear& w, const LinearCall& c, int r, int col, const float* sums)
+{
+    float* y = c.y + static_cast<std::size_t>(r) * c.ldy + col;
+    const int n = std::min(kLanes, w.out() - col);
+    const float* b = w.bias() + col;
+    for (int j = 0; j < n; ++j) y[j] = (c.accumulate ? y[j] : 0.0f) + sums[j] + b[j];
+}
+
+// Portable kernels: the same panel order, written so that the compiler can
+// vectorise the 16-lane inner loops for whatever the build targets.
+void portableTile(const PackedLinear& w, const LinearCall& c, int r0, int rows, int p)
+{
+    const int k = w.in();
+    float sums[kRowTile][kLanes] = {};
+    if (w.precision() == NativePrecision::Fp32) {
+        const float* panel = w.panelF32(p);
+        for (int i = 0; i < k; ++i)
+            for (int r = 0; r < rows; ++r) {
+                const float xv = c.x[static_cast<std::size_t>(r0 + r) * c.ldx + i];
+                for (int j = 0; j < kLanes; ++j) sums[r][j] += xv * panel[i * kLanes + j];
+            }
+    } else {
+        const std::uint16_t* panel = w.panelBf16(p);
+        for (int i2 = 0; i2 < k / 2; ++i2)
+            for (int r = 0; r < rows; ++r) {
+                const std::uint16_t* xr = c.xb + static_cast<std::size_t>(r0 + r) * k + 2 * i2;
+                const float x0 = fromBf16(xr[0]), x1 = fromBf16(xr[1]);
+                for (int j = 0; j < kLanes; ++j)
+                    sums[r][j] += x0 * fromBf16(panel[(i2 * kLanes + j) * 2]) + x1 * fromBf16(panel[(i2 * kLanes + j) * 2 + 1]);
+            }
+    }
+    for (int r = 0; r < rows; ++r) store(w, c, r0 + r, p * kLanes, sums[r]);
+}
+
+#ifdef COUPLET_X86_KERNELS
+
+#define COUPLET_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,fma")))
+#define COUPLET_AVX512BF16 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx512bf16,fma")))
+
+template <int R, int P>
+COUPLET_AVX512 inline void storeTile(const PackedLinear& w, const LinearCall& c, int r0, int p0, __m512 (&acc)[R][P])
+{
+    for (int p = 0; p < P; ++p) {
+        const int col = (p0 + p) * kLanes;
+        const int n = std::min(kLanes, w.out() - col);
+        const __mmask16 mask = n >= kLanes ? __mmask16(0xffff) : __mmask16((1u << n) - 1u);
+        const __m512 bias = _mm512_loadu_ps(w.bias() + col);
+        for (int r = 0; r < R; ++r) {
+            float* y = c.y + static_cast<std::size_t>(r0 + r) * c.ldy + col;
+            __m512 v = _mm512_add_ps(acc[r][p], bias);
+            if (c.accumulate) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(mask, y));
+            _mm512_mask_storeu_ps(y, mask, v);
+        }
+    }
+}
+
+template <int R, int P>
+COUPLET_AVX512 void avx512Tile(const PackedLinear& w, const LinearCall& c, int r0, int p0)
+{
+    __m512 acc[R][P];
+    for (int r = 0; r < R; ++r)
+        for (int p = 0; p < P; ++p) acc[r][p] = _mm512_setzero_ps();
+    const float* panel[P];
+    for (int p = 0; p < P; ++p) panel[p] = w.panelF32(p0 + p);
+    const float* x[R];
+    for (int r = 0; r < R; ++r) x[r] = c.x + static_cast<std::size_t>(r0 + r) * c.ldx;
+    const int k = w.in();
+    for (int i = 0; i < k; ++i) {
+        __m512 wv[P];
+        for (int p = 0; p < P; ++p) wv[p] = _mm512_loadu_ps(panel[p] + i * kLanes);
+        for (int r = 0; r < R; ++r) {
+            const __m512 xv = _mm512_set1_ps(x[r][i]);
+            for (int p = 0; p < P; ++p) acc[r][p] = _mm512_fmadd_ps(xv, wv[p], acc[r][p]);
+        }
+    }
+    storeTile<R, P>(w, c, r0, p0, acc);
+}
+
+template <int R, int P>
+COUPLET_AVX512BF16 void bf16Tile(const PackedLinear& w, const LinearCall& c, int r0, int p0)
+{
+    __m512 acc[R][P];
+    for (int r = 0; r < R; ++r)
+        for (int p = 0; p < P; ++p) acc[r][p] = _mm512_setzero_ps();
+    const std::uint16_t* panel[P];
+    for (int p = 0; p < P; ++p) panel[p] = w.panelBf16(p0 + p);
+    const int k = w.in();
+    const std::uint32_t* x[R];
+    for (int r = 0; r < R; ++r) x[r] = reinterpret_cast<const std::uint32_t*>(c.xb + static_cast<std::size_t>(r0 + r) * k);
+    for (int i2 = 0; i2 < k / 2; ++i2) {
+        __m512bh wv[P];
+        for (int p = 0; p < P; ++p) wv[p] = (__m512bh)_mm512_loadu_si512(panel[p] + i2 * 2 * kLanes);
+        for (int r = 0; r < R; ++r) {
+            const __m512bh xv = (__m512bh)_mm512_set1_epi32(static_cast<int>(x[r][i2]));
+            for (int p = 0; p < P; ++p) acc[r][p] = _mm512_dpbf16_ps(acc[r][p], xv, wv[p]);
+        }
+    }
+    storeTile<R, P>(w, c, r0, p0, acc);
+}
+
+using TileFn = void (*)(const PackedLinear&, const LinearCall&, int, int);
+
+
+template <int R, int P>
+struct Avx512Entry {
+    static void run(const PackedLinear& w, const LinearCall& c, int r0, int p0) { avx512Tile<R, P>(w, c, r0, p0); }
+};
+template <int R, int P>
+struct Bf16Entry {
+    static void run(const PackedLinear& w, const LinearCall& c, int r0, int p0) { bf16Tile<R, P>(w, c, r0, p0); }
+};
+
+template <template <int, int> class E>
+TileFn tileFor(int r, int p)
+{
+    static const TileFn table[kRowTile][kPanelTile] = {
+        {E<1, 1>::run, E<1, 2>::run, E<1, 3>::run, E<1, 4>::run},
+        {E<2, 1>::run, E<2, 2>::run, E<2, 3>::run, E<2, 4>::run},
+        {E<3, 1>::run, E<3, 2>::run, E<3, 3>::run, E<3, 4>::run},
+        {E<4, 1>::run, E<4, 2>::run, E<4, 3>::run, E<4, 4>::run},
+    };
+    return table[r - 1][p - 1];
+}
+
+COUPLET_AVX512BF16 void bf16Round(const float* x, std::uint16_t* out, int count)
+{
+    int i = 0;
+    for (; i + 32 <= count; i += 32) {
+        const __m512bh v = _mm512_cvtne2ps_pbh(_mm512_loadu_ps(x + i + 16), _mm512_loadu_ps(x + i));
+        _mm512_storeu_si512(out + i, (__m512i)v);
+    }
+    for (; i < count; ++i) out[i] = toBf16(x[i]);
+}
+
+#endif // COUPLET_X86_KERNELS
+
+} // namespace
+
+CpuKernels CpuKernels::detect()
+{
+    CpuKernels k;
+#ifdef COUPLET_X86_KERNELS
+    __builtin_cpu_init();
+    k.avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
+        && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+    k.avx512bf16 = k.avx512 && __builtin_cpu_supports("avx512bf16");
+#endif
+    return k;
+}
+
+void runLinear(const CpuKernels& cpu, const PackedLinear& w, const LinearCall& c)
+{
+#ifdef COUPLET_X86_KERNELS
+    const bool fast = w.precision() == NativePrecision::Fp32 ? cpu.avx512 : cpu.avx512bf16;
+    if (fast) {
+        const bool bf16 = w.precision() == NativePrecision::Bf16;
+        for (int p0 = c.panelBegin; p0 < c.panelEnd; p0 += kPanelTile) {
+            const int p = std::min(kPanelTile, c.panelEnd - p0);
+            for (int r0 = 0; r0 < c.rows; r0 += kRowTile) {
+                const int r = std::min(kRowTile, c.rows - r0);
+                (bf16 ? tileFor<Bf16Entry>(r, p) : tileFor<Avx512Entry>(r, p))(w, c, r0, p0);
+            }
+        }
+        return;
+    }
+#endif
+    (void)cpu;
+    for (int p = c.panelBegin; p < c.panelEnd; ++p)
+        for (int r0 = 0; r0 < c.rows; r0 += kRowTile) portableTile(w, c, r0, std::min(kRowTile, c.rows - r0), p);
+}
+
+void roundToBf16(const CpuKernels& cpu, const float* x, std::uint16_t* out, int count)
+{
+#ifdef COUPLET_X86_KERNELS
+    if (cpu.avx512bf16) {
+        bf16Round(x, out, count);
+        return;
+    }
+#endif
+    (void)cpu;
+    for (int i = 0; i < count; ++i) out[i] = toBf16(x[i]);
+}
+
+} // namespace couplet

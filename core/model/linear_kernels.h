@@ -1,0 +1,39 @@
+#pragma once
+
+#include "packed_linear.h"
+
+#include <cstdint>
+
+namespace couplet {
+
+// Which instruction sets the kernels use on this CPU.
+struct CpuKernels {
+    bool avx512 = false;     // fp32 FMA kernels, 16 lanes
+    bool avx512bf16 = false; // vdpbf16ps: bf16 pairs into fp32
+    static CpuKernels detect();
+    // The portable C++ kernels only, for tests and CPUs without AVX-512.
+    static CpuKernels portable() { return {}; }
+};
+
+// One product y = x W^T + b over panels [panelBegin, panelEnd) of `w`, for
+// `rows` rows of x (row stride ldx floats) into y (row stride ldy); with
+// `accumulate` the result is added to what y holds (a residual connection).
+// For bf16 weights `xb` holds x rounded to bf16 (row stride w.in()).
+struct LinearCall {
+    const float* x = nullptr;
+    const std::uint16_t* xb = nullptr;
+    int rows = 0;
+    int ldx = 0;
+    float* y = nullptr;
+    int ldy = 0;
+    bool accumulate = false;
+    int panelBegin = 0;
+    int panelEnd = 0;
+};
+
+void runLinear(const CpuKernels& cpu, const PackedLinear& w, const LinearCall& call);
+
+// x rounded to bf16, `count` values.
+void roundToBf16(const CpuKernels& cpu, const float* x, std::uint16_t* out, int count);
+
+} // namespace couplet

@@ -1,0 +1,274 @@
+#include "native_decoder.h"
+
+#include "vector_ops.h"
+
+#include <ATen/Parallel.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <new>
+#include <stdexcept>
+
+namespace couplet {
+namespace {
+
+const std::vector<float>& weight(const WeightMap& w, const std::string& name, std::size_t size)
+{
+    const auto it = w.find(name);
+    if (it == w.end()) throw std::invalid_argument("native decoder: the weights have no " + name);
+    if (it->second.size() != size)
+        throw std::invalid_argument("native decoder: " + name + " has " + std::to_string(it->second.size())
+                                    + " values, the config needs " + std::to_string(size));
+    return it->second;
+}
+
+PackedLinear linear(const WeightMap& w, const std::string& name, int in, int out, NativePrecision p)
+{
+    const auto& wt = weight(w, name + ".weight", static_cast<std::size_t>(in) * out);
+    const auto& b = weight(w, name + ".bias", static_cast<std::size_t>(out));
+    return PackedLinear(wt.data(), b.data(), in, out, p);
+}
+
+// Tokens per parallel chunk below which a loop stays on the calling thread.
+constexpr int64_t kTokenGrain = 4;
+constexpr int64_t kPanelGrain = 8;
+
+} // namespace
+
+NativeDecoder::NativeDecoder(const ModelConfig& config, const WeightMap& w, NativePrecision precision,
+                             CpuKernels kernels)
+    : m_config(config), m_precision(precision), m_kernels(kernels)
+{
+    config.validate();
+    const int d = config.dim, f = config.mlpHidden;
+    const auto vec = [&](const std::string& name, std::size_t n) { return weight(w, name, n); };
+    m_tokenEmbedding = vec("wte.weight", static_cast<std::size_t>(config.vocabSize) * d);
+    m_positionEmbedding = vec("wpe.weight", static_cast<std::size_t>(config.maxLen) * d);
+    for (int l = 0; l < config.layers; ++l) {
+        const std::string b = "blocks." + std::to_string(l) + ".";
+        Layer layer;
+        layer.ln1Gain = vec(b + "ln1.weight", d);
+        layer.ln1Bias = vec(b + "ln1.bias", d);
+        layer.ln2Gain = vec(b + "ln2.weight", d);
+        layer.ln2Bias = vec(b + "ln2.bias", d);
+        layer.qkv = linear(w, b + "attn.qkv", d, 3 * d, precision);
+        layer.proj = linear(w, b + "attn.proj", d, d, precision);
+        layer.up = linear(w, b + "mlp.up", d, f, precision);
+        layer.down = linear(w, b + "mlp.down", f, d, precision);
+        m_layers.push_back(std::move(layer));
+    }
+    m_lnFinalGain = vec("ln_f.weight", d);
+    m_lnFinalBias = vec("ln_f.bias", d);
+    m_output = PackedLinear(m_tokenEmbedding.data(), nullptr, d, config.vocabSize, precision);
+}
+
+std::string NativeDecoder::kernelName() const
+{
+    if (m_precision == NativePrecision::Bf16) return m_kernels.avx512bf16 ? "avx512-bf16" : "portable";
+    return m_kernels.avx512 ? "avx512" : "portable";
+}
+
+std::size_t NativeDecoder::weightBytes() const
+{
+    std::size_t bytes = m_output.bytes();
+    for (const auto& l : m_layers) bytes += l.qkv.bytes() + l.proj.bytes() + l.up.bytes() + l.down.bytes();
+    return bytes;
+}
+
+std::size_t NativeDecoder::bytesPerRow() const
+{
+    return static_cast<std::size_t>(m_config.layers) * 2 * m_config.maxLen * m_config.dim * sizeof(float);
+}
+
+std::size_t NativeDecoder::cacheOffset(int row, int layer) const
+{
+    const std::size_t perLayer = static_cast<std::size_t>(2) * m_config.maxLen * m_config.dim;
+    return (static_cast<std::size_t>(row) * m_config.layers + layer) * perLayer;
+}
+
+void NativeDecoder::reserveRows(int rows)
+{
+    if (rows == m_rows) return;
+    const std::size_t perRow = bytesPerRow() / sizeof(float);
+    for (int tryRows = rows; tryRows > 0; tryRows /= 2) {
+        try {
+            std::vector<float> fresh(perRow * static_cast<std::size_t>(tryRows));
+            const int keep = std::min(tryRows, m_rows);
+            std::copy_n(m_cache.begin(), perRow * static_cast<std::size_t>(keep), fresh.begin());
+            m_cache = std::move(fresh);
+            m_rows = tryRows;
+            break;
+        } catch (const std::bad_alloc&) {
+            // halve until the memory holds it
+        }
+    }
+    if (m_rows != rows) throw OutOfDeviceMemory{m_rows};
+}
+
+void NativeDecoder::copyRow(int from, int to, int length)
+{
+    if (from == to || length <= 0) return;
+    const std::size_t n = static_cast<std::size_t>(length) * m_config.dim;
+    for (int l = 0; l < m_config.layers; ++l) {
+        std::memcpy(keys(to, l), keys(from, l), n * sizeof(float));
+        std::memcpy(values(to, l), values(from, l), n * sizeof(float));
+    }
+}
+
+void NativeDecoder::ensureTokens(int tokens)
+{
+    if (tokens <= m_capacity) return;
+    const auto t = static_cast<std::size_t>(tokens);
+    const auto d = static_cast<std::size_t>(m_config.dim);
+    m_x.resize(t * d);
+    m_h.resize(t * d);
+    m_att.resize(t * d);
+    m_qkv.resize(t * 3 * d);
+    m_up.resize(t * static_cast<std::size_t>(m_config.mlpHidden));
+    m_scores.resize(t * static_cast<std::size_t>(m_config.maxLen));
+    m_xb.resize(t * std::max(d, static_cast<std::size_t>(m_config.mlpHidden)));
+    m_capacity = tokens;
+}
+
+void NativeDecoder::product(const PackedLinear& w, const float* x, int rows, float* y, int ldy, bool accumulate)
+{
+    LinearCall call;
+    call.x = x;
+    call.ldx = w.in();
+    call.rows = rows;
+    call.y = y;
+    call.ldy = ldy;
+    call.accumulate = accumulate;
+    if (w.precision() == NativePrecision::Bf16) {
+        roundToBf16(m_kernels, x, m_xb.data(), rows * w.in());
+        call.xb = m_xb.data();
+    }
+    at::parallel_for(0, w.panels(), kPanelGrain, [&](int64_t begin, int64_t end) {
+        LinearCall part = call;
+        part.panelBegin = static_cast<int>(begin);
+        part.panelEnd = static_cast<int>(end);
+        runLinear(m_kernels, w, part);
+    });
+}
+
+void NativeDecoder::attention(int layer, int tokens)
+{
+    const int d = m_config.dim, heads = m_config.heads, hd = m_config.headDim();
+    const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
+    at::parallel_for(0, tokens, kTokenGrain, [&](int64_t begin, int64_t end) {
+        for (int64_t t = begin; t < end; ++t) {
+            const Slot& s = m_slots[static_cast<std::size_t>(t)];
+            const float* q = m_qkv.data() + t * 3 * d;
+            const float* k = keys(s.row, layer);
+            const float* v = values(s.row, layer);
+            float* out = m_att.data() + t * d;
+            float* scores = m_scores.data() + t * m_config.maxLen;
+            const int length = s.position + 1;
+            for (int h = 0; h < heads; ++h) {
+                for (int j = 0; j < length; ++j) scores[j] = dot(q + h * hd, k + j * d + h * hd, hd) * scale;
+                softmaxInPlace(scores, length);
+                float* o = out + h * hd;
+                std::fill(o, o + hd, 0.0f);
+                for (int j = 0; j < length; ++j) axpy(scores[j], v + j * d + h * hd, o, hd);
+            }
+        }
+    });
+}
+
+void NativeDecoder::forward(int tokens)
+{
+    const int d = m_config.dim;
+    const auto norm = [&](const std::vector<float>& gain, const std::vector<float>& bias) {
+        at::parallel_for(0, tokens, kTokenGrain * 4, [&](int64_t b, int64_t e) {
+            for (int64_t t = b; t < e; ++t) layerNorm(m_x.data() + t * d, gain.data(), bias.data(), m_h.data() + t * d, d);
+        });
+    };
+    for (int t = 0; t < tokens; ++t) {
+        const Slot& s = m_slots[static_cast<std::size_t>(t)];
+        const float* te = m_tokenEmbedding.data() + static_cast<std::size_t>(s.token) * d;
+        const float* pe = m_positionEmbedding.data() + static_cast<std::size_t>(s.position) * d;
+        float* x = m_x.data() + static_cast<std::size_t>(t) * d;
+        for (int i = 0; i < d; ++i) x[i] = te[i] + pe[i];
+    }
+    for (int l = 0; l < m_config.layers; ++l) {
+        Layer& layer = m_layers[static_cast<std::size_t>(l)];
+        norm(layer.ln1Gain, layer.ln1Bias);
+        product(layer.qkv, m_h.data(), tokens, m_qkv.data(), 3 * d, false);
+        for (int t = 0; t < tokens; ++t) {
+            const Slot& s = m_slots[static_cast<std::size_t>(t)];
+            const float* qkv = m_qkv.data() + static_cast<std::size_t>(t) * 3 * d;
+            std::memcpy(keys(s.row, l) + static_cast<std::size_t>(s.position) * d, qkv + d, d * sizeof(float));
+            std::memcpy(values(s.row, l) + static_cast<std::size_t>(s.position) * d, qkv + 2 * d, d * sizeof(float));
+        }
+        attention(l, tokens);
+        product(layer.proj, m_att.data(), tokens, m_x.data(), d, true);
+        norm(layer.ln2Gain, layer.ln2Bias);
+        product(layer.up, m_h.data(), tokens, m_up.data(), m_config.mlpHidden, false);
+        at::parallel_for(0, tokens, kTokenGrain, [&](int64_t b, int64_t e) {
+            geluInPlace(m_up.data() + b * m_config.mlpHidden, static_cast<int>((e - b) * m_config.mlpHidden));
+        });
+        product(layer.down, m_up.data(), tokens, m_x.data(), d, true);
+    }
+    norm(m_lnFinalGain, m_lnFinalBias);
+}
+
+void NativeDecoder::outputLogits(int rows, std::vector<float>& logits)
+{
+    logits.resize(static_cast<std::size_t>(rows) * m_config.vocabSize);
+    product(m_output, m_h.data(), rows, logits.data(), m_config.vocabSize, false);
+}
+
+void NativeDecoder::decode(std::span<const DecodeItem> items, std::vector<float>& logits)
+{
+    const int n = static_cast<int>(items.size());
+    ensureTokens(n);
+    m_slots.resize(items.size());
+    for (int i = 0; i < n; ++i) {
+        const auto& item = items[static_cast<std::size_t>(i)];
+        if (item.row != i) throw std::logic_error("decode rows must be 0..n-1 in order");
+        if (item.row >= m_rows) throw std::out_of_range("decode row outside the cache");
+        if (item.position < 0 || item.position >= maxSequenceLength())
+            throw std::out_of_range("position past the model's maximum length");
+        if (item.token < 0 || item.token >= vocabSize()) throw std::out_of_range("token outside the vocabulary");
+        m_slots[static_cast<std::size_t>(i)] = {item.token, item.row, item.position};
+    }
+    forward(n);
+    outputLogits(n, logits);
+}
+
+void NativeDecoder::prefill(std::span<const PrefillItem> items, std::vector<float>& logits)
+{
+    int tokens = 0;
+    for (const auto& item : items) {
+        if (item.tokens.empty()) throw std::invalid_argument("empty prompt");
+        if (item.row < 0 || item.row >= m_rows) throw std::out_of_range("prefill row outside the cache");
+        if (static_cast<int>(item.tokens.size()) > maxSequenceLength())
+            throw std::out_of_range("prompt longer than the model's maximum length");
+        tokens += static_cast<int>(item.tokens.size());
+    }
+    ensureTokens(std::max(tokens, static_cast<int>(items.size())));
+    m_slots.clear();
+    for (const auto& item : items)
+        for (std::size_t j = 0; j < item.tokens.size(); ++j) {
+            if (item.tokens[j] < 0 || item.tokens[j] >= vocabSize()) throw std::out_of_range("token outside the vocabulary");
+            m_slots.push_back({item.tokens[j], item.row, static_cast<int>(j)});
+        }
+    forward(tokens);
+    // The last token of each prompt, gathered in front of m_h.
+    const std::size_t d = static_cast<std::size_t>(m_config.dim);
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        at += items[i].tokens.size();
+        std::memmove(m_h.data() + i * d, m_h.data() + (at - 1) * d, d * sizeof(float));
+    }
+    outputLogits(static_cast<int>(items.size()), logits);
+}
+
+void NativeDecoder::parallelFor(int n, const std::function<void(int, int)>& body)
+{
+    // A row's choice costs tens of microseconds: chunks of 4 rows pay for a thread.
+    at::parallel_for(0, n, 4, [&](int64_t begin, int64_t end) { body(static_cast<int>(begin), static_cast<int>(end)); });
+}
+
+} // namespace couplet
