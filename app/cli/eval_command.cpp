@@ -5,6 +5,7 @@
 #include "couplet_check.h"
 #include "couplet_model_impl.h"
 #include "couplet_scorer.h"
+#include "decoder_nll.h"
 #include "generate.h"
 #include "text_metrics.h"
 #include "trainer.h"
@@ -208,8 +209,9 @@ int runEval(Args& args)
     const auto start = std::chrono::steady_clock::now();
     const auto results = writeLowerLines(*model, pairs, run, s, references);
     s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    Lm lm = model->impl().lm; // a handle sharing the loaded weights
-    s.nll = meanTargetNll(*lm, references);
+    // Through the decoder that wrote the lines, so the figure is of the precision in use.
+    auto scoring = model->makeDecoder();
+    s.nll = decoderTargetNll(*scoring, references);
 
     const CoupletScorer scorer(model->impl().vocab, model->impl().tones, model->impl().align.get());
     int shown = 0;
