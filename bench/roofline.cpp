@@ -2,6 +2,10 @@
 
 #include "couplet_model.h"
 #include "couplet_model_impl.h"
+#include "linear_kernels.h"
+#include "packed_linear.h"
+
+#include <ATen/Parallel.h>
 
 #include <torch/cuda.h>
 #include <torch/torch.h>
@@ -51,6 +55,55 @@ MatmulPoint timeMatmul(const std::string& label, long long m, long long k, long 
     return p;
 }
 
+// Times the native decoder's kernels on an m x k by k x n product (weights
+// packed at `precision`, split over the threads as the decoder does).
+MatmulPoint timeNative(const std::string& label, long long m, long long k, long long n, NativePrecision precision,
+                       double minSeconds)
+{
+    const auto w = torch::randn({n, k}).contiguous();
+    const auto x = torch::randn({m, k}).contiguous();
+    const PackedLinear packed(w.data_ptr<float>(), nullptr, static_cast<int>(k), static_cast<int>(n), precision);
+    const CpuKernels cpu = CpuKernels::detect();
+    std::vector<float> y(static_cast<std::size_t>(m * n));
+    std::vector<std::uint16_t> xb(static_cast<std::size_t>(m * k));
+    LinearCall call;
+    call.x = x.data_ptr<float>();
+    call.xb = xb.data();
+    call.rows = static_cast<int>(m);
+    call.ldx = static_cast<int>(k);
+    call.y = y.data();
+    call.ldy = static_cast<int>(n);
+    const auto product = [&] {
+        if (precision == NativePrecision::Bf16) roundToBf16(cpu, call.x, xb.data(), static_cast<int>(m * k));
+        at::parallel_for(0, packed.panels(), 8, [&](int64_t b, int64_t e) {
+            LinearCall part = call;
+            part.panelBegin = static_cast<int>(b);
+            part.panelEnd = static_cast<int>(e);
+            runLinear(cpu, packed, part);
+        });
+    };
+    product();
+    int reps = 0;
+    const double cpuStart = processCpuSeconds();
+    const auto start = std::chrono::steady_clock::now();
+    double seconds = 0;
+    while (reps < 3 || seconds < minSeconds) {
+        product();
+        ++reps;
+        seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+    const double cpuSeconds = processCpuSeconds() - cpuStart;
+    MatmulPoint p;
+    p.label = label;
+    p.m = m;
+    p.k = k;
+    p.n = n;
+    p.milliseconds = seconds * 1000.0 / reps;
+    p.gflops = 2.0 * double(m) * double(k) * double(n) * reps / seconds / 1e9;
+    p.cpuGflops = cpuSeconds > 0 ? p.gflops * seconds / cpuSeconds : 0;
+    return p;
+}
+
 std::string dtypeName(torch::ScalarType t)
 {
     return t == torch::kFloat16 ? "fp16" : t == torch::kBFloat16 ? "bf16" : t == torch::kFloat32 ? "fp32" : "other";
@@ -73,6 +126,25 @@ RooflinePoint Roofline::measure(const CoupletModel& model, int decodeRows, int s
     r.matmuls.push_back(timeMatmul("decode mlp down", rows, c.mlpHidden, c.dim, opts, minSeconds));
     r.matmuls.push_back(timeMatmul("decode output", rows, c.dim, c.vocabSize, opts, minSeconds));
     r.matmuls.push_back(timeMatmul("square", square, square, square, opts, minSeconds));
+    if (impl.native) {
+        // The decoder runs its own kernels: their rate at its precision is the
+        // peak it is measured against; libtorch's rows above stay for reference.
+        for (auto& m : r.matmuls) m.label = "libtorch " + m.label;
+        const NativePrecision p = *impl.native;
+        const std::string name = std::string(nameOf(p)) + " ";
+        r.dtype = std::string(nameOf(p)) + " native kernels (libtorch rows: " + r.dtype + ")";
+        const std::size_t first = r.matmuls.size();
+        r.matmuls.push_back(timeNative(name + "qkv", rows, c.dim, 3LL * c.dim, p, minSeconds));
+        r.matmuls.push_back(timeNative(name + "mlp up", rows, c.dim, c.mlpHidden, p, minSeconds));
+        r.matmuls.push_back(timeNative(name + "mlp down", rows, c.mlpHidden, c.dim, p, minSeconds));
+        r.matmuls.push_back(timeNative(name + "output", rows, c.dim, c.vocabSize, p, minSeconds));
+        r.matmuls.push_back(timeNative(name + "square", square, square, square, p, minSeconds));
+        for (std::size_t i = first; i < r.matmuls.size(); ++i) {
+            r.peakGflops = std::max(r.peakGflops, r.matmuls[i].gflops);
+            r.peakCpuGflops = std::max(r.peakCpuGflops, r.matmuls[i].cpuGflops);
+        }
+        return r;
+    }
     for (const auto& m : r.matmuls) {
         r.peakGflops = std::max(r.peakGflops, m.gflops);
         r.peakCpuGflops = std::max(r.peakCpuGflops, m.cpuGflops);

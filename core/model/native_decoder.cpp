@@ -93,9 +93,9 @@ void NativeDecoder::reserveRows(int rows)
     const std::size_t perRow = bytesPerRow() / sizeof(float);
     for (int tryRows = rows; tryRows > 0; tryRows /= 2) {
         try {
-            std::vector<float> fresh(perRow * static_cast<std::size_t>(tryRows));
+            auto fresh = std::make_unique_for_overwrite<float[]>(perRow * static_cast<std::size_t>(tryRows));
             const int keep = std::min(tryRows, m_rows);
-            std::copy_n(m_cache.begin(), perRow * static_cast<std::size_t>(keep), fresh.begin());
+            if (keep > 0) std::copy_n(m_cache.get(), perRow * static_cast<std::size_t>(keep), fresh.get());
             m_cache = std::move(fresh);
             m_rows = tryRows;
             break;
@@ -165,13 +165,8 @@ void NativeDecoder::attention(int layer, int tokens)
             float* out = m_att.data() + t * d;
             float* scores = m_scores.data() + t * m_config.maxLen;
             const int length = s.position + 1;
-            for (int h = 0; h < heads; ++h) {
-                for (int j = 0; j < length; ++j) scores[j] = dot(q + h * hd, k + j * d + h * hd, hd) * scale;
-                softmaxInPlace(scores, length);
-                float* o = out + h * hd;
-                std::fill(o, o + hd, 0.0f);
-                for (int j = 0; j < length; ++j) axpy(scores[j], v + j * d + h * hd, o, hd);
-            }
+            for (int h = 0; h < heads; ++h)
+                attendHead(q + h * hd, k + h * hd, v + h * hd, d, hd, length, scale, scores, out + h * hd, m_kernels.avx512);
         }
     });
 }
@@ -206,7 +201,7 @@ void NativeDecoder::forward(int tokens)
         norm(layer.ln2Gain, layer.ln2Bias);
         product(layer.up, m_h.data(), tokens, m_up.data(), m_config.mlpHidden, false);
         at::parallel_for(0, tokens, kTokenGrain, [&](int64_t b, int64_t e) {
-            geluInPlace(m_up.data() + b * m_config.mlpHidden, static_cast<int>((e - b) * m_config.mlpHidden));
+            geluInPlace(m_up.data() + b * m_config.mlpHidden, static_cast<int>((e - b) * m_config.mlpHidden), m_kernels.avx512);
         });
         product(layer.down, m_up.data(), tokens, m_x.data(), d, true);
     }

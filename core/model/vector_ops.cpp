@@ -2,7 +2,13 @@
 
 #include <cmath>
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define COUPLET_X86_KERNELS 1
+#endif
 
 namespace couplet {
 namespace {
@@ -12,7 +18,9 @@ namespace {
 inline float expApprox(float x)
 {
     x = std::fmin(std::fmax(x, -87.0f), 88.0f);
-    const float n = std::nearbyint(x * 1.44269504088896341f);
+    // Round to nearest by conversion (nearbyint is a library call without SSE4.1).
+    const float scaled = x * 1.44269504088896341f;
+    const float n = static_cast<float>(static_cast<int>(scaled + (scaled >= 0 ? 0.5f : -0.5f)));
     const float r = (x - n * 0.693145751953125f) - n * 1.42860682030941723e-6f;
     float p = 1.0f / 720.0f;
     p = p * r + 1.0f / 120.0f;
@@ -41,7 +49,101 @@ inline float erfApprox(float x)
     return std::copysign(y, x);
 }
 
+#ifdef COUPLET_X86_KERNELS
+__attribute__((target("avx512f,avx512dq"))) inline __m512 expAvx512(__m512 x)
+{
+    x = _mm512_min_ps(_mm512_max_ps(x, _mm512_set1_ps(-87.0f)), _mm512_set1_ps(88.0f));
+    const __m512 n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)),
+                                          _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m512 r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693145751953125f), x);
+    r = _mm512_fnmadd_ps(n, _mm512_set1_ps(1.42860682030941723e-6f), r);
+    __m512 p = _mm512_set1_ps(1.0f / 720.0f);
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 120.0f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 24.0f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f / 6.0f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.5f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+    return _mm512_scalef_ps(p, n);
+}
+
+// The same erf polynomial as erfApprox, 16 lanes at a time.
+__attribute__((target("avx512f,avx512dq"))) void geluAvx512(float* x, int n)
+{
+    const __m512 sign = _mm512_set1_ps(-0.0f);
+    int i = 0;
+    for (; i + 16 <= n; i += 16) {
+        const __m512 v = _mm512_loadu_ps(x + i);
+        const __m512 z = _mm512_mul_ps(v, _mm512_set1_ps(0.70710678118654752f));
+        const __m512 a = _mm512_andnot_ps(sign, z);
+        const __m512 t = _mm512_div_ps(_mm512_set1_ps(1.0f), _mm512_fmadd_ps(a, _mm512_set1_ps(0.3275911f), _mm512_set1_ps(1.0f)));
+        __m512 poly = _mm512_set1_ps(1.061405429f);
+        poly = _mm512_fmadd_ps(poly, t, _mm512_set1_ps(-1.453152027f));
+        poly = _mm512_fmadd_ps(poly, t, _mm512_set1_ps(1.421413741f));
+        poly = _mm512_fmadd_ps(poly, t, _mm512_set1_ps(-0.284496736f));
+        poly = _mm512_fmadd_ps(poly, t, _mm512_set1_ps(0.254829592f));
+        const __m512 e = expAvx512(_mm512_mul_ps(_mm512_sub_ps(_mm512_setzero_ps(), a), a));
+        const __m512 erfAbs = _mm512_fnmadd_ps(_mm512_mul_ps(poly, t), e, _mm512_set1_ps(1.0f));
+        const __m512 erf = _mm512_or_ps(erfAbs, _mm512_and_ps(z, sign));
+        const __m512 half = _mm512_mul_ps(v, _mm512_set1_ps(0.5f));
+        _mm512_storeu_ps(x + i, _mm512_fmadd_ps(half, erf, half));
+    }
+    for (; i < n; ++i) x[i] = 0.5f * x[i] * (1.0f + erfApprox(x[i] * 0.70710678118654752f));
+}
+
+// attendHead for a head width that is a multiple of 16 (at most 128).
+__attribute__((target("avx512f,avx512dq"))) void attendAvx512(const float* q, const float* keys, const float* values,
+                                                              int stride, int headDim, int length, float scale,
+                                                              float* scores, float* out)
+{
+    const int lanes = headDim / 16;
+    __m512 qv[8];
+    for (int l = 0; l < lanes; ++l) qv[l] = _mm512_mul_ps(_mm512_loadu_ps(q + 16 * l), _mm512_set1_ps(scale));
+    float top = -3.4e38f;
+    for (int j = 0; j < length; ++j) {
+        const float* k = keys + static_cast<std::size_t>(j) * stride;
+        __m512 acc = _mm512_mul_ps(qv[0], _mm512_loadu_ps(k));
+        for (int l = 1; l < lanes; ++l) acc = _mm512_fmadd_ps(qv[l], _mm512_loadu_ps(k + 16 * l), acc);
+        scores[j] = _mm512_reduce_add_ps(acc);
+        top = std::fmax(top, scores[j]);
+    }
+    float sum = 0;
+    int j = 0;
+    for (; j + 16 <= length; j += 16) {
+        const __m512 e = expAvx512(_mm512_sub_ps(_mm512_loadu_ps(scores + j), _mm512_set1_ps(top)));
+        _mm512_storeu_ps(scores + j, e);
+        sum += _mm512_reduce_add_ps(e);
+    }
+    for (; j < length; ++j) sum += scores[j] = expApprox(scores[j] - top);
+    const float inv = 1.0f / sum;
+    __m512 acc[8];
+    for (int l = 0; l < lanes; ++l) acc[l] = _mm512_setzero_ps();
+    for (int p = 0; p < length; ++p) {
+        const __m512 w = _mm512_set1_ps(scores[p] * inv);
+        const float* v = values + static_cast<std::size_t>(p) * stride;
+        for (int l = 0; l < lanes; ++l) acc[l] = _mm512_fmadd_ps(w, _mm512_loadu_ps(v + 16 * l), acc[l]);
+    }
+    for (int l = 0; l < lanes; ++l) _mm512_storeu_ps(out + 16 * l, acc[l]);
+}
+#endif
+
 } // namespace
+
+void attendHead(const float* q, const float* keys, const float* values, int stride, int headDim, int length, float scale,
+                float* scores, float* out, bool avx512)
+{
+#ifdef COUPLET_X86_KERNELS
+    if (avx512 && headDim % 16 == 0 && headDim <= 128) {
+        attendAvx512(q, keys, values, stride, headDim, length, scale, scores, out);
+        return;
+    }
+#endif
+    (void)avx512;
+    for (int j = 0; j < length; ++j) scores[j] = dot(q, keys + static_cast<std::size_t>(j) * stride, headDim) * scale;
+    softmaxInPlace(scores, length);
+    std::fill(out, out + headDim, 0.0f);
+    for (int j = 0; j < length; ++j) axpy(scores[j], values + static_cast<std::size_t>(j) * stride, out, headDim);
+}
 
 void layerNorm(const float* x, const float* gain, const float* bias, float* y, int n, float eps)
 {
@@ -56,8 +158,15 @@ void layerNorm(const float* x, const float* gain, const float* bias, float* y, i
     for (int i = 0; i < n; ++i) y[i] = (x[i] - mean) * inv * gain[i] + bias[i];
 }
 
-void geluInPlace(float* x, int n)
+void geluInPlace(float* x, int n, bool avx512)
 {
+#ifdef COUPLET_X86_KERNELS
+    if (avx512) {
+        geluAvx512(x, n);
+        return;
+    }
+#endif
+    (void)avx512;
     for (int i = 0; i < n; ++i) x[i] = 0.5f * x[i] * (1.0f + erfApprox(x[i] * 0.70710678118654752f));
 }
 

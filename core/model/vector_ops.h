@@ -8,10 +8,16 @@ namespace couplet {
 
 // y = (x - mean) / sqrt(var + eps) * gain + bias over `n` values.
 void layerNorm(const float* x, const float* gain, const float* bias, float* y, int n, float eps = 1e-5f);
-// x = x * Phi(x) in place (exact GELU, erf form), `n` values.
-void geluInPlace(float* x, int n);
+// x = x * Phi(x) in place (exact GELU, erf form), `n` values; with `avx512`
+// (the CPU has AVX-512F) 16 at a time.
+void geluInPlace(float* x, int n, bool avx512 = false);
 // x = softmax(x) in place over `n` values.
 void softmaxInPlace(float* x, int n);
+// One attention head for one query: scores over `length` positions of keys
+// and values (position j at keys + j * stride), softmax, weighted sum into
+// out[0..headDim). `scores` holds `length` floats of scratch.
+void attendHead(const float* q, const float* keys, const float* values, int stride, int headDim, int length, float scale,
+                float* scores, float* out, bool avx512 = false);
 float dot(const float* a, const float* b, int n);
 // y += a * x over `n` values.
 void axpy(float a, const float* x, float* y, int n);

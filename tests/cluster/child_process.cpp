@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iterator>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 namespace couplet::test {
@@ -65,6 +66,24 @@ int countOf(const std::string& text, const std::string& needle)
     int n = 0;
     for (auto p = text.find(needle); p != std::string::npos; p = text.find(needle, p + needle.size())) ++n;
     return n;
+}
+
+void ChildProcess::freeze()
+{
+    signal(SIGSTOP);
+    // waitpid(WUNTRACED) would consume the stop report that running() does not
+    // expect; /proc shows the state without touching it.
+    const auto statFile = "/proc/" + std::to_string(m_pid) + "/stat";
+    while (true) {
+        std::ifstream in(statFile);
+        std::string stat;
+        std::getline(in, stat);
+        const auto close = stat.rfind(')');
+        if (!in || close == std::string::npos || close + 2 >= stat.size()) return;   // gone
+        const char state = stat[close + 2];
+        if (state == 'T' || state == 't' || state == 'Z' || state == 'X') return;
+        std::this_thread::yield();
+    }
 }
 
 } // namespace couplet::test

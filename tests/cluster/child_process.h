@@ -18,6 +18,8 @@ public:
 
     void signal(int sig);
     bool running();
+    // Stops the process (SIGSTOP) and returns once the kernel shows it stopped.
+    void freeze();
     // Waits for the end; the exit status, or -signal when killed.
     int wait();
     std::string logText() const;

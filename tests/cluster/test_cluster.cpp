@@ -11,6 +11,8 @@
 
 #include <csignal>
 #include <iostream>
+#include <stdexcept>
+#include <thread>
 
 using namespace couplet;
 using namespace couplet::test;
@@ -69,10 +71,11 @@ COUPLET_TEST(threeWorkersOneKilledMidJobEveryRowOnce)
     const auto model = rig.writeModel("model", 1);
     constexpr int kRows = 400;
     rig.writeInput(kRows);
-    // w2 starts alone, so the job cannot end before it holds rows; it is
-    // frozen (SIGSTOP) the moment it is seen holding some. On a fast machine
-    // a worker holds rows for a few milliseconds per batch, so a poll alone
-    // can miss every one of them while the others finish the job.
+    // w2 starts alone, so the job cannot end without it. It holds rows only
+    // for the few milliseconds a batch takes, so rather than poll for such a
+    // moment (which a loaded machine can miss every time) it is frozen first
+    // and then asked: frozen holding rows, it stays so; holding none, it
+    // runs on and is tried again.
     auto w2 = rig.startWorker("w2", model);
     waitFor("w2 live in cluster status", 120s, [&] {
         const auto status = nlohmann::json::parse(rig.clusterStatusJson());
@@ -80,13 +83,15 @@ COUPLET_TEST(threeWorkersOneKilledMidJobEveryRowOnce)
     });
     auto producer = rig.startProducer(model, false);
     const std::string job = rig.jobKey();
-    waitFor("w2 frozen while it holds rows", 120s, [&] {
-        if (pendingAt(rig.client(), job, "w2") == 0) return false;
-        w2->signal(SIGSTOP);
-        if (pendingAt(rig.client(), job, "w2") > 0) return true;
-        w2->signal(SIGCONT);   // it acknowledged in between: try again
-        return false;
-    });
+    const auto deadline = std::chrono::steady_clock::now() + 120s;
+    while (true) {
+        w2->freeze();
+        if (pendingAt(rig.client(), job, "w2") > 0) break;
+        w2->signal(SIGCONT);
+        if (std::chrono::steady_clock::now() > deadline || !producer->running())
+            throw std::runtime_error("w2 was never frozen holding rows (the job ended or 120 s passed)");
+        std::this_thread::yield();
+    }
     const std::int64_t held = pendingAt(rig.client(), job, "w2");
     auto w1 = rig.startWorker("w1", model);
     auto w3 = rig.startWorker("w3", model);

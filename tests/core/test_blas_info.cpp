@@ -40,6 +40,7 @@ COUPLET_TEST(findsTheBlasLoadedWithLibtorchAndTheDeviceNamesIt)
     const auto dir = testing::writeTinyModel(testing::freshTempDir("blas") / "model");
     DeviceOptions options;
     options.device = "cpu";
+    options.precision = "libtorch";   // the native kernels call no BLAS
     const auto model = CoupletModel::load(dir, options);
     const BlasInfo blas = detectBlas();
     // Debian's libtorch links libblas.so.3: its sgemm_ is found and is a file.
