@@ -2,7 +2,7 @@
 
 #include "api_error.h"
 #include "completion_handler.h"
-#include "serving_engine.h"
+#include "completion_engine.h"
 #include "serving_metrics.h"
 #include "system_monitor.h"
 
@@ -69,7 +69,7 @@ constexpr int kBacklog = 1024;
 } // namespace
 
 struct ApiServer::Impl {
-    ServingEngine& engine;
+    CompletionEngine& engine;
     ServingMetrics& metrics;
     ServerOptions options;
     WideBacklogServer server;
@@ -80,7 +80,7 @@ struct ApiServer::Impl {
     std::thread thread;
     int port = 0;
 
-    Impl(ServingEngine& e, ServingMetrics& m, ServerOptions o)
+    Impl(CompletionEngine& e, ServingMetrics& m, ServerOptions o)
         : engine(e), metrics(m), options(std::move(o)),
           completions(e, m, std::chrono::milliseconds(static_cast<long long>(options.timeoutSeconds * 1000)), stopping)
     {
@@ -102,28 +102,32 @@ bool ApiServer::Impl::authorized(const httplib::Request& req) const
 
 std::string ApiServer::Impl::modelsBody() const
 {
-    const ModelCard& card = engine.model().card;
-    const json model{{"id", card.id}, {"object", "model"}, {"created", 0}, {"owned_by", "couplet-studio"},
-                     {"name", card.name}, {"size", card.size}};
-    return json{{"object", "list"}, {"data", json::array({model})}}.dump();
+    json models = json::array();
+    if (const auto loaded = engine.currentModel()) {
+        const ModelCard& card = loaded->card;
+        models.push_back({{"id", card.id}, {"object", "model"}, {"created", 0}, {"owned_by", "couplet-studio"},
+                          {"name", card.name}, {"size", card.size}});
+    }
+    return json{{"object", "list"}, {"data", models}}.dump();
 }
 
 std::string ApiServer::Impl::healthBody() const
 {
-    const EngineStats s = engine.stats();
-    return json{{"status", "ok"}, {"model", engine.model().card.id}, {"running", s.running}, {"waiting", s.waiting},
-                {"slots", s.slots}}.dump();
+    const EngineGauges s = engine.gauges();
+    const auto loaded = engine.currentModel();
+    return json{{"status", loaded ? "ok" : "no_model"}, {"model", loaded ? loaded->card.id : ""}, {"running", s.running},
+                {"waiting", s.waiting}, {"slots", s.slots}}.dump();
 }
 
 std::string ApiServer::Impl::metricsBody()
 {
-    const EngineStats s = engine.stats();
+    const EngineGauges s = engine.gauges();
     SystemMonitor::Sample system;
     {
         std::lock_guard lock(monitorMutex);
         system = monitor.sample();
     }
-    return metrics.exposition({s.waiting, s.running, s.slots, s.steps}, system);
+    return metrics.exposition(s, system);
 }
 
 } // namespace couplet
@@ -142,7 +146,8 @@ void ApiServer::Impl::routes()
         res.set_content(modelsBody(), "application/json");
     });
     server.Get(R"(/v1/models/(.+))", [this](const httplib::Request& req, httplib::Response& res) {
-        if (req.matches[1] != engine.model().card.id) {
+        const auto loaded = engine.currentModel();
+        if (!loaded || req.matches[1] != loaded->card.id) {
             respondError(res, 404, ApiError(404, "invalid_request_error", "no model '" + std::string(req.matches[1]) + "'",
                                             "model", "model_not_found").body());
             return;
@@ -189,7 +194,7 @@ void ApiServer::Impl::hooks()
     });
 }
 
-ApiServer::ApiServer(ServingEngine& engine, ServingMetrics& metrics, ServerOptions options)
+ApiServer::ApiServer(CompletionEngine& engine, ServingMetrics& metrics, ServerOptions options)
     : m_impl(std::make_unique<Impl>(engine, metrics, std::move(options)))
 {
     auto& impl = *m_impl;
@@ -200,6 +205,7 @@ ApiServer::ApiServer(ServingEngine& engine, ServingMetrics& metrics, ServerOptio
     impl.server.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
     impl.server.set_payload_max_length(kMaxBodyBytes);
     impl.server.set_tcp_nodelay(true);
+    impl.server.set_keep_alive_timeout(impl.options.keepAliveSeconds);
     impl.routes();
     impl.hooks();
 }

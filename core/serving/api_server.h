@@ -5,7 +5,7 @@
 
 namespace couplet {
 
-class ServingEngine;
+class CompletionEngine;
 class ServingMetrics;
 
 struct ServerOptions {
@@ -14,14 +14,16 @@ struct ServerOptions {
     std::string apiKey;             // non-empty: requests need "Authorization: Bearer KEY"
     double timeoutSeconds = 120;    // per request, queue time included
     int threads = 0;                // HTTP threads; 0 = enough for every slot and queue place
+    int keepAliveSeconds = 5;       // an idle connection is closed after this; stop() may wait as long
 };
 
-// The OpenAI-compatible HTTP front end over one ServingEngine (cpp-httplib):
+// The OpenAI-compatible HTTP front end over one engine (cpp-httplib): `couplet
+// serve`'s ServingEngine or the desktop app's engine thread.
 // POST /v1/completions, POST /v1/chat/completions, GET /v1/models, GET /health
 // and GET /metrics. Handlers only parse, validate, enqueue and stream back.
 class ApiServer {
 public:
-    ApiServer(ServingEngine& engine, ServingMetrics& metrics, ServerOptions options);
+    ApiServer(CompletionEngine& engine, ServingMetrics& metrics, ServerOptions options);
     ~ApiServer();
     ApiServer(const ApiServer&) = delete;
     ApiServer& operator=(const ApiServer&) = delete;

@@ -4,7 +4,7 @@
 #include "connection_probe.h"
 #include "event_stream.h"
 #include "response_format.h"
-#include "serving_engine.h"
+#include "completion_engine.h"
 
 #include <algorithm>
 #include <cmath>
@@ -58,28 +58,32 @@ void respondError(httplib::Response& res, int status, const std::string& body)
     res.set_content(body, "application/json");
 }
 
-CompletionHandler::CompletionHandler(ServingEngine& engine, ServingMetrics& metrics, std::chrono::milliseconds timeout,
+CompletionHandler::CompletionHandler(CompletionEngine& engine, ServingMetrics& metrics, std::chrono::milliseconds timeout,
                                      const std::atomic<bool>& stopping)
     : m_engine(engine), m_metrics(metrics), m_timeout(timeout), m_stopping(stopping)
 {
 }
 
-void CompletionHandler::validate(const CompletionRequest& request) const
+std::shared_ptr<const EngineModel> CompletionHandler::modelFor(const CompletionRequest& request) const
 {
+    auto model = m_engine.currentModel();
+    if (!model)
+        throw ApiError(503, "server_error", "no model is loaded yet; retry when the model has loaded", {}, "model_not_loaded");
     const std::string param = request.endpoint == Endpoint::Chat ? "messages" : "prompt";
     for (std::size_t i = 0; i < request.prompts.size(); ++i) {
-        const std::string e = m_engine.model().validate(request.prompts[i].parsed.spec);
+        const std::string e = model->validate(request.prompts[i].parsed.spec);
         if (e.empty()) continue;
         const std::string name = request.prompts.size() > 1 ? param + "[" + std::to_string(i) + "]" : param;
         const bool fromObject = request.prompts[i].source != "prompt";
         throw ApiError::invalidRequest(name + ": " + e, fromObject ? "couplet" : name, "unusable_prompt");
     }
+    return model;
 }
 
 int CompletionHandler::retryAfterSeconds() const
 {
     // About the time the queue ahead needs to drain: waves of a full batch, each a mean request long.
-    const EngineStats s = m_engine.stats();
+    const EngineGauges s = m_engine.gauges();
     const double waves = 1.0 + static_cast<double>(s.waiting) / std::max(1, s.slots);
     return std::clamp(static_cast<int>(std::ceil(waves * std::max(0.1, m_metrics.meanRequestSeconds()))), 1, 60);
 }
@@ -88,9 +92,9 @@ void CompletionHandler::handle(const httplib::Request& req, httplib::Response& r
 {
     try {
         CompletionRequest request = CompletionRequestParser::parse(req.body, endpoint);
-        validate(request);
-        if (request.stream) respondStream(req, res, std::move(request));
-        else respondWhole(req, res, request);
+        const auto model = modelFor(request);
+        if (request.stream) respondStream(req, res, std::move(request), model->card.id);
+        else respondWhole(req, res, request, model->card.id);
     } catch (const ApiError& e) {
         respondError(res, e.status(), e.body());
     } catch (const QueueFull& full) {
@@ -104,7 +108,7 @@ void CompletionHandler::handle(const httplib::Request& req, httplib::Response& r
 }
 
 void CompletionHandler::respondWhole(const httplib::Request& req, httplib::Response& res,
-                                     const CompletionRequest& request) const
+                                     const CompletionRequest& request, const std::string& modelId) const
 {
     const auto start = Clock::now();
     auto job = m_engine.submit(specsOf(request), request.n, request.maxTokens);
@@ -132,7 +136,7 @@ void CompletionHandler::respondWhole(const httplib::Request& req, httplib::Respo
         respondError(res, 500, ApiError(500, "server_error", "generation failed: " + failed->error).body());
         return;
     }
-    const ResponseFormat format(request, m_engine.model().card.id);
+    const ResponseFormat format(request, modelId);
     res.set_content(format.completion(choicesOf(outcomes)), "application/json");
     m_metrics.observeRequest(secondsSince(start));
 }
@@ -141,13 +145,14 @@ void CompletionHandler::respondWhole(const httplib::Request& req, httplib::Respo
 
 namespace couplet {
 
-void CompletionHandler::respondStream(const httplib::Request& req, httplib::Response& res, CompletionRequest request) const
+void CompletionHandler::respondStream(const httplib::Request& req, httplib::Response& res, CompletionRequest request,
+                                      const std::string& modelId) const
 {
     auto job = m_engine.submit(specsOf(request), request.n, request.maxTokens);
     const ConnectionProbe probe(req.local_port, req.remote_addr, req.remote_port);
     probe.sendImmediately();
-    auto stream = std::make_shared<EventStream>(std::move(request), std::move(job), m_engine, m_metrics, probe, m_timeout,
-                                                m_stopping);
+    auto stream = std::make_shared<EventStream>(std::move(request), modelId, std::move(job), m_engine, m_metrics, probe,
+                                                m_timeout, m_stopping);
     res.set_header("Cache-Control", "no-cache");
     res.set_header("X-Accel-Buffering", "no");
     res.set_chunked_content_provider(

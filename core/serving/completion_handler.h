@@ -1,15 +1,17 @@
 #pragma once
 
 #include "completion_request.h"
+#include "engine_model.h"
 
 #include <httplib.h>
 
 #include <atomic>
 #include <chrono>
+#include <memory>
 
 namespace couplet {
 
-class ServingEngine;
+class CompletionEngine;
 class ServingMetrics;
 
 // POST /v1/completions and /v1/chat/completions: parse and check the body,
@@ -17,18 +19,21 @@ class ServingMetrics;
 // then wait for it (or stream it) while watching the client and the clock.
 class CompletionHandler {
 public:
-    CompletionHandler(ServingEngine& engine, ServingMetrics& metrics, std::chrono::milliseconds timeout,
+    CompletionHandler(CompletionEngine& engine, ServingMetrics& metrics, std::chrono::milliseconds timeout,
                       const std::atomic<bool>& stopping);
 
     void handle(const httplib::Request& req, httplib::Response& res, Endpoint endpoint) const;
 
 private:
-    void respondWhole(const httplib::Request& req, httplib::Response& res, const CompletionRequest& request) const;
-    void respondStream(const httplib::Request& req, httplib::Response& res, CompletionRequest request) const;
-    void validate(const CompletionRequest& request) const;
+    void respondWhole(const httplib::Request& req, httplib::Response& res, const CompletionRequest& request,
+                      const std::string& modelId) const;
+    void respondStream(const httplib::Request& req, httplib::Response& res, CompletionRequest request,
+                       const std::string& modelId) const;
+    // The model the request is checked against; throws 503 when none is loaded.
+    std::shared_ptr<const EngineModel> modelFor(const CompletionRequest& request) const;
     int retryAfterSeconds() const;
 
-    ServingEngine& m_engine;
+    CompletionEngine& m_engine;
     ServingMetrics& m_metrics;
     std::chrono::milliseconds m_timeout;
     const std::atomic<bool>& m_stopping;

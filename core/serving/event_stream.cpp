@@ -1,7 +1,7 @@
 #include "event_stream.h"
 
 #include "api_error.h"
-#include "serving_engine.h"
+#include "completion_engine.h"
 
 namespace couplet {
 namespace {
@@ -15,10 +15,10 @@ bool send(httplib::DataSink& sink, const std::string& data)
 
 } // namespace
 
-EventStream::EventStream(CompletionRequest request, std::shared_ptr<ServingJob> job, ServingEngine& engine,
-                         ServingMetrics& metrics, ConnectionProbe probe, std::chrono::milliseconds timeout,
-                         const std::atomic<bool>& stopping)
-    : m_request(std::move(request)), m_format(m_request, engine.model().card.id), m_job(std::move(job)), m_engine(engine),
+EventStream::EventStream(CompletionRequest request, const std::string& modelId, std::shared_ptr<ServingJob> job,
+                         CompletionEngine& engine, ServingMetrics& metrics, ConnectionProbe probe,
+                         std::chrono::milliseconds timeout, const std::atomic<bool>& stopping)
+    : m_request(std::move(request)), m_format(m_request, modelId), m_job(std::move(job)), m_engine(engine),
       m_metrics(metrics), m_probe(probe), m_start(std::chrono::steady_clock::now()), m_timeout(timeout), m_stopping(stopping)
 {
 }
@@ -72,7 +72,14 @@ bool EventStream::pump(httplib::DataSink& sink)
     const bool done = m_job->done(); // before taking events: then every event of a done job is taken
     if (!writeEvents(sink)) return false;
     if (done) return finishStream(sink, {});
-    if (m_probe.peerClosed() || m_stopping) return false;
+    if (m_probe.peerClosed()) return false;
+    if (m_stopping) {
+        // The stream ends as a stream does, so that a client sees why rather than a cut connection.
+        cancel();
+        const ApiError e(503, "server_error", "the server is stopping; the stream was cut short and its couplets cancelled",
+                         {}, "server_stopping");
+        return finishStream(sink, ResponseFormat::errorEvent(e));
+    }
     if (std::chrono::steady_clock::now() - m_start > m_timeout) {
         cancel();
         m_timedOut = true;

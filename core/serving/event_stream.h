@@ -13,7 +13,7 @@
 
 namespace couplet {
 
-class ServingEngine;
+class CompletionEngine;
 class ServingMetrics;
 
 // One streamed response: the job's text deltas as server-sent events, then
@@ -21,8 +21,9 @@ class ServingMetrics;
 // a client that goes away, the timeout or a stopping server cancels the job.
 class EventStream {
 public:
-    EventStream(CompletionRequest request, std::shared_ptr<ServingJob> job, ServingEngine& engine, ServingMetrics& metrics,
-                ConnectionProbe probe, std::chrono::milliseconds timeout, const std::atomic<bool>& stopping);
+    EventStream(CompletionRequest request, const std::string& modelId, std::shared_ptr<ServingJob> job,
+                CompletionEngine& engine, ServingMetrics& metrics, ConnectionProbe probe, std::chrono::milliseconds timeout,
+                const std::atomic<bool>& stopping);
 
     // One turn of the provider: false ends the response early (the client is gone).
     bool pump(httplib::DataSink& sink);
@@ -37,7 +38,7 @@ private:
     CompletionRequest m_request;
     ResponseFormat m_format;
     std::shared_ptr<ServingJob> m_job;
-    ServingEngine& m_engine;
+    CompletionEngine& m_engine;
     ServingMetrics& m_metrics;
     ConnectionProbe m_probe;
     std::chrono::steady_clock::time_point m_start;

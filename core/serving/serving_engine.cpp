@@ -8,7 +8,7 @@
 namespace couplet {
 
 ServingEngine::ServingEngine(Decoder& decoder, EngineModel model, ServingSettings settings, ServingMetrics* metrics)
-    : m_model(std::move(model)), m_settings(settings), m_metrics(metrics), m_scheduler(decoder, settings.scheduler)
+    : m_model(std::make_shared<const EngineModel>(std::move(model))), m_settings(settings), m_metrics(metrics), m_scheduler(decoder, settings.scheduler)
 {
     m_slots = m_scheduler.effectiveMaxBatch();
     m_thread = std::thread([this] { run(); });
@@ -60,7 +60,7 @@ std::shared_ptr<ServingJob> ServingEngine::submit(const std::vector<GenerationSp
     try {
         for (std::size_t i = 0; i < specs.size(); ++i)
             for (int c = 0; c < n; ++c) {
-                auto policy = m_model.makePolicy(specs[i], c);
+                auto policy = m_model->makePolicy(specs[i], c);
                 if (maxTokens > 0) policy = std::make_unique<LimitedPolicy>(std::move(policy), maxTokens);
                 command.submit.push_back(requestFor(job, static_cast<int>(i) * n + c, std::move(policy), priority));
             }
@@ -85,9 +85,11 @@ void ServingEngine::cancel(std::uint64_t jobId)
     m_wake.notify_all();
 }
 
-EngineStats ServingEngine::stats() const
+EngineGauges ServingEngine::gauges() const { return {m_waiting, m_running, m_slots, m_steps}; }
+
+ServingStats ServingEngine::stats() const
 {
-    EngineStats s;
+    ServingStats s;
     s.waiting = m_waiting;
     s.running = m_running;
     s.slots = m_slots;

@@ -1,9 +1,7 @@
 #pragma once
 
-#include "engine_model.h"
+#include "completion_engine.h"
 #include "scheduler.h"
-#include "serving_job.h"
-#include "serving_metrics.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -20,7 +18,7 @@ struct ServingSettings {
     int maxQueue = 256;       // sequences waiting for a slot beyond the running ones
 };
 
-struct EngineStats {
+struct ServingStats {
     int waiting = 0;
     int running = 0;
     int slots = 0;
@@ -32,32 +30,29 @@ struct EngineStats {
     int largestAdmission = 0;     // most sequences prefilled by one step
 };
 
-// Thrown by submit() when the queue has no room.
-struct QueueFull {
-    int outstanding = 0;
-};
-
 // The one engine behind the server: one thread owns the one Scheduler and
 // runs steps while there is work. HTTP threads hand it jobs and cancels
 // through an inbox (a mutex and a condition variable) that the engine
 // empties between steps, so the scheduler itself needs no locks.
-class ServingEngine {
+class ServingEngine : public CompletionEngine {
 public:
     ServingEngine(Decoder& decoder, EngineModel model, ServingSettings settings = {}, ServingMetrics* metrics = nullptr);
-    ~ServingEngine();
+    ~ServingEngine() override;
     ServingEngine(const ServingEngine&) = delete;
     ServingEngine& operator=(const ServingEngine&) = delete;
 
-    const EngineModel& model() const { return m_model; }
-    // n candidates of every spec (validated by the caller), submitted in one
-    // go so they are admitted together. Sequence i*n+c is candidate c of
-    // spec i. maxTokens > 0 cuts each one short. Throws QueueFull.
+    const EngineModel& model() const { return *m_model; }
+    std::shared_ptr<const EngineModel> currentModel() const override { return m_model; }
+    std::shared_ptr<ServingJob> submit(const std::vector<GenerationSpec>& specs, int n, int maxTokens) override
+    {
+        return submit(specs, n, maxTokens, Priority::Interactive);
+    }
     std::shared_ptr<ServingJob> submit(const std::vector<GenerationSpec>& specs, int n, int maxTokens,
-                                       Priority priority = Priority::Interactive);
-    // Frees the job's slots at the engine's next turn (within one step).
-    void cancel(std::uint64_t jobId);
-    EngineStats stats() const;
-    int capacity() const { return m_settings.scheduler.maxBatch + m_settings.maxQueue; }
+                                       Priority priority);
+    void cancel(std::uint64_t jobId) override;
+    ServingStats stats() const;
+    EngineGauges gauges() const override;
+    int capacity() const override { return m_settings.scheduler.maxBatch + m_settings.maxQueue; }
 
 private:
     struct Command {
@@ -71,7 +66,7 @@ private:
     SequenceRequest requestFor(const std::shared_ptr<ServingJob>& job, int index, std::unique_ptr<TokenPolicy> policy,
                                Priority priority);
 
-    EngineModel m_model;
+    std::shared_ptr<const EngineModel> m_model;
     ServingSettings m_settings;
     ServingMetrics* m_metrics;
     Scheduler m_scheduler;

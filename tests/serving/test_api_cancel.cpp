@@ -19,11 +19,11 @@ const std::string kRequest = R"({"prompt":"关于吉祥的春联","n":3,"couplet
 void checkComputeStopped(ServerRig& rig, const std::string& outcome)
 {
     CHECK(waitUntil([&] { return rig.metrics.requests("/v1/completions", outcome) == 1; }));
-    const EngineStats held = rig.engine->stats();
+    const ServingStats held = rig.engine->stats();
     CHECK_EQ(held.running, 3);
     rig.gate->open();
     CHECK(waitUntil([&] { return rig.engine->stats().outstanding == 0; }));
-    const EngineStats after = rig.engine->stats();
+    const ServingStats after = rig.engine->stats();
     CHECK_EQ(after.cancelled, 3);
     CHECK_EQ(after.cancelRequests, 1);
     CHECK_EQ(after.running, 0);
