@@ -12,7 +12,8 @@
 
 namespace couplet {
 
-// What the engine needs from a model. The real one wraps CoupletModel
+// What the engine needs from a model. validate() and makePolicy() are
+// thread-safe: the local API server's HTTP threads check requests with them. The real one wraps CoupletModel
 // (model_backend.h); tests provide a fake, so the engine builds and is
 // tested without libtorch.
 class EngineBackend {
@@ -28,6 +29,12 @@ public:
     virtual std::string summary() const = 0;
     // Intra-op CPU threads for the model; 0 = all cores.
     virtual void setThreads(int threads) {}
+};
+
+// A loaded model as other threads see it; empty while none is loaded.
+struct LoadedModel {
+    std::shared_ptr<const EngineBackend> backend;
+    std::string dir;
 };
 
 // Loads a backend from a model folder; throws (e.g. ModelLoadError) on failure.

@@ -21,6 +21,7 @@ EngineController::EngineController(BackendLoader loader, QObject* parent)
     connect(m_worker, &EngineWorker::autoTuneFinished, this, &EngineController::autoTuneFinished);
     connect(m_worker, &EngineWorker::warning, this, &EngineController::warning);
     connect(m_worker, &EngineWorker::bulkStatus, this, &EngineController::bulkStatus);
+    connect(m_worker, &EngineWorker::apiRequestStarted, this, &EngineController::apiRequestStarted);
     m_thread.start();
 }
 
@@ -73,6 +74,13 @@ quint64 EngineController::startBulk(const BulkRequest& request)
     QMetaObject::invokeMethod(m_worker, [w = m_worker, id, request] { w->startBulk(id, request); },
                               Qt::QueuedConnection);
     return id;
+}
+
+LoadedModel EngineController::loadedModel() const { return m_worker->loadedModel(); }
+
+void EngineController::submitApi(const ApiJob& job)
+{
+    QMetaObject::invokeMethod(m_worker, [w = m_worker, job] { w->submitApi(job); }, Qt::QueuedConnection);
 }
 
 void EngineController::pauseBulk(quint64 jobId)

@@ -1,10 +1,13 @@
 #pragma once
 
+#include "api_job.h"
 #include "engine_backend.h"
 #include "engine_types.h"
 
 #include <QObject>
 #include <QThread>
+
+#include <atomic>
 
 namespace couplet {
 
@@ -12,7 +15,9 @@ class EngineWorker;
 
 // The GUI thread's handle on the engine: owns the engine thread and forwards
 // calls to the EngineWorker living there. Request ids are allocated here, so
-// the GUI can show a request before the engine has seen it.
+// the GUI can show a request before the engine has seen it; allocateId(),
+// loadedModel() and submitApi() may be called from any thread (the local API
+// server's HTTP threads).
 class EngineController : public QObject {
     Q_OBJECT
 public:
@@ -31,6 +36,11 @@ public:
     void resumeBulk(quint64 jobId);
     void cancelBulk(quint64 jobId);
 
+    quint64 allocateId() { return m_nextId++; }
+    LoadedModel loadedModel() const;
+    // A request of the local API server (its id from allocateId()).
+    void submitApi(const ApiJob& job);
+
 Q_SIGNALS:
     void modelLoaded(const QString& device, const QString& summary);
     void modelLoadFailed(const QString& message);
@@ -42,11 +52,12 @@ Q_SIGNALS:
     void autoTuneFinished(const QString& error);
     void warning(const QString& message);
     void bulkStatus(const couplet::BulkStatus& status);
+    void apiRequestStarted(const couplet::ApiRequestInfo& info);
 
 private:
     QThread m_thread;
     EngineWorker* m_worker;
-    quint64 m_nextId = 1;
+    std::atomic<quint64> m_nextId{1};
 };
 
 } // namespace couplet

@@ -15,6 +15,7 @@ void registerEngineMetaTypes()
     qRegisterMetaType<DeviceOptions>();
     qRegisterMetaType<BulkRequest>();
     qRegisterMetaType<BulkStatus>();
+    qRegisterMetaType<ApiRequestInfo>();
 }
 
 } // namespace couplet

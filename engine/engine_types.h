@@ -69,6 +69,14 @@ struct BulkStatus {
     QString error;             // why it failed, when progress.state is Failed
 };
 
+// A request of the local API server reached the engine (the queue shows it).
+struct ApiRequestInfo {
+    quint64 requestId = 0;
+    GenerationSpec first;      // its first prompt
+    int prompts = 1;
+    int sequences = 1;         // prompts x n
+};
+
 // Registers the types above for queued connections; call once before use.
 void registerEngineMetaTypes();
 
@@ -84,3 +92,4 @@ Q_DECLARE_METATYPE(couplet::GenerationSpec)
 Q_DECLARE_METATYPE(couplet::BulkRequest)
 Q_DECLARE_METATYPE(couplet::BulkStatus)
 Q_DECLARE_METATYPE(couplet::DeviceOptions)
+Q_DECLARE_METATYPE(couplet::ApiRequestInfo)

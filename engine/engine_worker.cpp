@@ -1,78 +1,13 @@
 #include "engine_worker.h"
 
-#include "auto_tuner.h"
-#include "bulk_slot.h"
-#include "tracked_policy.h"
-
-#include "scheduler.h"
-#include "system_monitor.h"
-#include "throughput_meter.h"
-
-#include <QElapsedTimer>
-#include <QTimer>
-
-#include <map>
-#include <optional>
-#include <unordered_map>
+#include "engine_worker_impl.h"
 
 namespace couplet {
-struct SequenceInfo {
-    quint64 requestId = 0;
-    int candidate = 0;
-    std::shared_ptr<CoupletSnapshot> snapshot;
-};
-
 namespace {
 
 QString qs(const std::string& text) { return QString::fromStdString(text); }
 
-struct RequestInfo {
-    int remaining = 0;
-    int done = 0;
-    int cancelled = 0;
-    QString error;
-    double latencyMs = 0;
-    double firstTokenMs = -1;
-    double generatingMs = 0;   // longest first-token -> finish of its candidates
-    int tokens = 0;
-};
-
 } // namespace
-
-struct EngineWorker::Impl {
-    Impl(BulkSlot::Emit emit, BulkSlot::Observer observer) : bulk(std::move(emit), std::move(observer)) {}
-
-    BackendLoader loader;
-    std::shared_ptr<EngineBackend> backend;
-    std::unique_ptr<Decoder> decoder;
-    std::unique_ptr<Scheduler> scheduler;
-    QString modelDir;
-    ThroughputMeter meter{std::chrono::seconds(10)};
-    SystemMonitor monitor;
-    EngineSettings settings;
-    std::unordered_map<quint64, RequestInfo> requests;
-    QList<TextChunk> pending;
-    std::map<std::pair<quint64, int>, qsizetype> pendingIndex;
-    QElapsedTimer sinceFlush;
-    QElapsedTimer sinceStats;
-    QTimer* statsTimer = nullptr;
-    std::unique_ptr<AutoTuner> tuner;
-    BulkSlot bulk;
-    std::string lastWarning;
-    bool stepPosted = false;
-    bool shuttingDown = false;
-
-    void shutDownScheduler()
-    {
-        tuner.reset();
-        bulk.drop();
-        if (scheduler)
-            scheduler->cancelAll();
-        scheduler.reset();
-        decoder.reset();
-        requests.clear();
-    }
-};
 
 EngineWorker::EngineWorker(BackendLoader loader)
     : m_impl(std::make_unique<Impl>(
@@ -115,6 +50,7 @@ void EngineWorker::loadModel(const QString& dir, const DeviceOptions& options)
     if (options.threads > 0)
         d.settings.threads = options.threads;
     d.backend->setThreads(d.settings.threads);
+    d.setLoaded({d.backend, dir.toStdString()});
     d.meter.clear();
     d.statsTimer->start();
     Q_EMIT modelLoaded(qs(d.backend->deviceName()), qs(d.backend->summary()));
@@ -124,12 +60,8 @@ void EngineWorker::submit(quint64 requestId, const GenerationSpec& spec, bool bu
 {
     Impl& d = *m_impl;
     const int candidates = std::max(1, spec.candidates);
-    QString problem;
-    if (!d.scheduler)
-        problem = tr("No model is loaded.");
-    else if (d.tuner)
-        problem = tr("Auto-tune is measuring the engine; generate again when it has finished.");
-    else
+    QString problem = refusal();
+    if (problem.isEmpty())
         problem = qs(d.backend->validate(spec));
     // Every policy before any submission: if one cannot be made, nothing of
     // the request is queued and it fails with the reason.

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "api_job.h"
 #include "engine_backend.h"
 #include "engine_types.h"
 
@@ -12,6 +13,7 @@ namespace couplet {
 
 struct SequenceInfo;
 struct SequenceResult;
+struct SequenceRequest;
 
 // Lives on the engine thread and owns the scheduler and the decoder. It runs
 // one scheduler step per event-loop turn and re-posts itself while work
@@ -21,6 +23,8 @@ struct SequenceResult;
 // end, whatever happens: a model reload cancels the requests in flight and
 // parks the bulk job as Paused (resumeBulk() continues it on the new model).
 // While an auto-tune measures, requests and bulk jobs are refused with a message.
+// Requests of the local API server (submitApi()) run at bulk priority, so
+// that work typed in the editor never waits behind them.
 // No libtorch here: the model is reached through EngineBackend (pimpl).
 class EngineWorker : public QObject {
     Q_OBJECT
@@ -30,6 +34,12 @@ public:
 
     explicit EngineWorker(BackendLoader loader);
     ~EngineWorker() override;
+
+    // Thread-safe: the model loaded now, for the API server's request checks.
+    LoadedModel loadedModel() const;
+    // Engine thread (a queued call from an HTTP thread): the request's sequences
+    // join the scheduler, or all fail with the reason.
+    void submitApi(const couplet::ApiJob& job);
 
 public Q_SLOTS:
     void loadModel(const QString& dir, const couplet::DeviceOptions& options);
@@ -55,8 +65,12 @@ Q_SIGNALS:
     void autoTuneFinished(const QString& error);
     void warning(const QString& message);
     void bulkStatus(const couplet::BulkStatus& status);
+    void apiRequestStarted(const couplet::ApiRequestInfo& info);
 
 private:
+    // Why no request can run now ("" when they can).
+    QString refusal() const;
+    SequenceRequest apiRequest(const ApiJob& job, int spec, int candidate);
     void runStep();
     void scheduleStep();
     void flushChunks();

@@ -8,6 +8,7 @@
 #include "prompt/prompt_panel.h"
 #include "queue/queue_model.h"
 #include "queue/queue_view.h"
+#include "settings/api_server_dialog.h"
 #include "tuning/tuning_panel.h"
 
 #include <QApplication>
@@ -42,7 +43,7 @@ int expectedTokens(const GenerationSpec& spec)
 } // namespace
 
 StudioApp::StudioApp(BackendLoader loader, QObject* parent)
-    : QObject(parent), m_engine(std::move(loader))
+    : QObject(parent), m_engine(std::move(loader)), m_api(m_engine)
 {
     m_clock.start();
     const QString error = m_store.open();
@@ -55,6 +56,10 @@ StudioApp::StudioApp(BackendLoader loader, QObject* parent)
     m_window->restoreSettings(settings);
     setLanguage(settings.value(QStringLiteral("language")).toString());
     m_engine.setSettings(m_window->tuning()->settings());
+    const ApiServerSettings api = ApiServerSettings::load(settings);
+    m_window->apiServerDialog()->setSettings(api);
+    if (api.enabled)
+        applyApiSettings(api);
     if (!error.isEmpty())
         reportHistoryProblem(error);
 }
@@ -75,6 +80,8 @@ void StudioApp::reportHistoryProblem(const QString& message)
 
 StudioApp::~StudioApp()
 {
+    // Open API requests and streams end first, while the engine still runs.
+    m_api.stop();
     // The model's queries use the store's connection: both go before the store.
     delete m_window;
     delete m_historyModel;
@@ -95,6 +102,7 @@ void StudioApp::connectEngine()
     connect(&m_engine, &EngineController::autoTunePoint, m_window->tuning(), &TuningPanel::addAutoTunePoint);
     connect(&m_engine, &EngineController::autoTuneFinished, m_window->tuning(), &TuningPanel::finishAutoTune);
     connect(&m_engine, &EngineController::bulkStatus, this, &StudioApp::onBulkStatus);
+    connect(&m_engine, &EngineController::apiRequestStarted, this, &StudioApp::onApiRequest);
     connect(&m_store, &HistoryStore::changed, m_historyModel, &HistoryModel::refresh);
     connect(&m_store, &HistoryStore::writeFailed, this,
             [this](const QString& message) { m_window->statusBar()->showMessage(message); });
@@ -124,6 +132,7 @@ void StudioApp::connectWindow()
     connect(m_window->tuning(), &TuningPanel::autoTuneRequested, &m_engine, &EngineController::runAutoTune);
     connect(m_window, &MainWindow::languageRequested, this, &StudioApp::setLanguage);
     connect(m_window, &MainWindow::openModelRequested, this, [this](const QString& dir) { loadModel(dir); });
+    connect(m_window->apiServerDialog(), &ApiServerDialog::settingsChanged, this, &StudioApp::applyApiSettings);
 }
 
 void StudioApp::loadModel(const QString& dir, const DeviceOptions& options)
@@ -232,7 +241,7 @@ void StudioApp::onCandidate(const CandidateResult& r)
     m_window->editor()->finishCandidate(r.requestId, r.candidate, {r.upper, r.lower, r.hengpi}, r.score,
                                         r.outcome == Outcome::Failed ? r.error : QString());
     const auto it = m_tracks.constFind(r.requestId);
-    if (r.outcome != Outcome::Done || it == m_tracks.cend())
+    if (r.outcome != Outcome::Done || it == m_tracks.cend() || it->api)
         return;
     HistoryEntry e;
     e.couplet = {r.upper, r.lower, r.hengpi};
@@ -253,12 +262,48 @@ void StudioApp::onRequest(const RequestSummary& s)
 
 void StudioApp::onStats(const EngineStats& s)
 {
+    m_api.updateGauges(s);
     m_window->charts()->addSample({m_clock.elapsed() / 1000.0, s});
     const ThroughputSnapshot& t = s.throughput;
     m_window->setThroughputText(tr("%1 tokens/s · %2 couplets/s · %3/%4 slots · %5 waiting")
                                     .arg(t.tokensPerSecond, 0, 'f', 0)
                                     .arg(t.coupletsPerSecond, 0, 'f', 1)
                                     .arg(s.running).arg(s.maxBatch).arg(t.queueDepth));
+}
+
+QString StudioApp::applyApiSettings(const ApiServerSettings& requested)
+{
+    ApiServerSettings s = requested;
+    QString error;
+    if (s.enabled)
+        error = m_api.start(s);
+    else
+        m_api.stop();
+    s.enabled = m_api.isRunning();
+    m_window->apiServerDialog()->setServerState(s.enabled, error);
+    m_window->statusBar()->showMessage(!error.isEmpty() ? error
+                                       : s.enabled      ? tr("Local API server on %1").arg(s.url())
+                                                        : tr("Local API server stopped"),
+                                       10000);
+    QSettings settings;
+    s.save(settings);
+    return error;
+}
+
+// A request of the local API server: one queue row for all its prompts.
+void StudioApp::onApiRequest(const ApiRequestInfo& info)
+{
+    QueueEntry entry;
+    entry.id = info.requestId;
+    entry.prompt = tr("API: %1").arg(promptText(info.first));
+    if (info.prompts > 1)
+        entry.prompt += tr(" (+%1 more)").arg(info.prompts - 1);
+    entry.api = true;
+    entry.candidates = info.sequences;
+    m_window->queueModel()->addRequest(entry);
+    Track track{info.first, entry.prompt, {}, true};
+    track.spec.candidates = info.sequences;
+    m_tracks.insert(info.requestId, track);
 }
 
 void StudioApp::onLoadFailed(const QString& message)

@@ -3,6 +3,7 @@
 #include "engine_controller.h"
 #include "bulk_import.h"
 #include "history/history_store.h"
+#include "local_api_server.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -37,12 +38,17 @@ public:
     void setQuiet(bool quiet) { m_quiet = quiet; }
     // Requests and bulk jobs the app still waits to hear the end of.
     int trackedCount() const { return int(m_tracks.size() + m_bulkJobs.size()); }
+    LocalApiServer& apiServer() { return m_api; }
+    // Starts or stops the local API server as the settings say, tells the
+    // settings dialog how it went and saves them; "" or why it cannot listen.
+    QString applyApiSettings(const ApiServerSettings& settings);
 
 private:
     struct Track {
         GenerationSpec spec;
         QString prompt;
         QHash<int, int> tokens;   // per candidate
+        bool api = false;         // from the local API server: not kept in the history
     };
 
     void connectEngine();
@@ -54,9 +60,12 @@ private:
     void onLoadFailed(const QString& message);
     void reportHistoryProblem(const QString& message);
     void onBulkStatus(const BulkStatus& status);
+    void onApiRequest(const ApiRequestInfo& info);
     static QString promptText(const GenerationSpec& spec);
 
     EngineController m_engine;
+    // Declared after the engine: it stops, ending its requests, before the engine goes.
+    LocalApiServer m_api;
     HistoryStore m_store;
     HistoryModel* m_historyModel = nullptr;
     MainWindow* m_window = nullptr;

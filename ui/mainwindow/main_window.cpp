@@ -11,6 +11,7 @@
 #include "prompt/prompt_panel.h"
 #include "queue/queue_model.h"
 #include "queue/queue_view.h"
+#include "settings/api_server_dialog.h"
 #include "tuning/tuning_panel.h"
 
 #include <QAction>
@@ -39,6 +40,8 @@ struct MainWindow::Actions {
     QMenu* generate = nullptr;
     QMenu* view = nullptr;
     QMenu* language = nullptr;
+    QMenu* settings = nullptr;
+    QAction* apiServer = nullptr;
     QMenu* help = nullptr;
     QAction* exportImage = nullptr;
     QAction* openModel = nullptr;
@@ -66,7 +69,7 @@ MainWindow::MainWindow(HistoryModel* history, QWidget* parent)
     : QMainWindow(parent), m_actions(std::make_unique<Actions>()), m_prompt(new PromptPanel),
       m_preview(new CoupletPreview), m_editor(new EditorView), m_queueModel(new QueueModel(this)),
       m_queueView(new QueueView(m_queueModel)), m_charts(new ChartsPanel), m_tuning(new TuningPanel),
-      m_history(new HistoryPanel(history)), m_bulkBar(new BulkJobBar), m_tabs(new QTabWidget), m_vertical(new QSplitter(Qt::Vertical)),
+      m_history(new HistoryPanel(history)), m_bulkBar(new BulkJobBar), m_apiServer(new ApiServerDialog(this)), m_tabs(new QTabWidget), m_vertical(new QSplitter(Qt::Vertical)),
       m_horizontal(new QSplitter(Qt::Horizontal)), m_banner(new QLabel), m_modelLabel(new QLabel),
       m_throughputLabel(new QLabel)
 {
@@ -186,6 +189,12 @@ void MainWindow::buildMenus()
     }
     a.systemLanguage->setChecked(true);
 
+    a.settings = menuBar()->addMenu(QString());
+    a.apiServer = a.settings->addAction(QString(), m_apiServer, [this] {
+        m_apiServer->show();
+        m_apiServer->raise();
+    });
+
     a.help = menuBar()->addMenu(QString());
     a.about = a.help->addAction(QString(), this, &MainWindow::about);
 }
@@ -210,6 +219,8 @@ void MainWindow::retranslateUi()
     a.systemLanguage->setText(tr("System language"));
     a.english->setText(QStringLiteral("English"));
     a.chinese->setText(QStringLiteral("简体中文"));
+    a.settings->setTitle(tr("&Settings"));
+    a.apiServer->setText(tr("Local &API server…"));
     a.help->setTitle(tr("&Help"));
     a.about->setText(tr("&About Couplet Studio"));
     m_tabs->setTabText(QueueTab, tr("Queue"));

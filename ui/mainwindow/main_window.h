@@ -16,6 +16,7 @@ class QTabWidget;
 
 namespace couplet {
 
+class ApiServerDialog;
 class BulkJobBar;
 class ChartsPanel;
 class CoupletPreview;
@@ -47,6 +48,8 @@ public:
     TuningPanel* tuning() const { return m_tuning; }
     HistoryPanel* history() const { return m_history; }
     BulkJobBar* bulkBar() const { return m_bulkBar; }
+    // Settings > Local API server (not modal; the app wires it to the server).
+    ApiServerDialog* apiServerDialog() const { return m_apiServer; }
 
     // Shows whether a model is loaded; `text` is its summary or why it is not.
     void setModelStatus(bool loaded, const QString& text);
@@ -89,6 +92,7 @@ private:
     TuningPanel* m_tuning;
     HistoryPanel* m_history;
     BulkJobBar* m_bulkBar;
+    ApiServerDialog* m_apiServer;
     QTabWidget* m_tabs;
     QSplitter* m_vertical;
     QSplitter* m_horizontal;

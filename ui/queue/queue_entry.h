@@ -12,6 +12,7 @@ struct QueueEntry {
     quint64 id = 0;
     QString prompt;              // e.g. "关键词: 五福"
     bool bulk = false;           // priority class: bulk jobs yield to interactive ones
+    bool api = false;            // from the local API server (runs at bulk priority)
     int candidates = 1;
     QueueState state = QueueState::Waiting;
     double progress = 0;         // 0..1

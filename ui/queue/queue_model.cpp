@@ -58,7 +58,7 @@ QVariant QueueModel::data(const QModelIndex& index, int role) const
         switch (column) {
         case IdColumn: return e.id;
         case PromptColumn: return e.prompt;
-        case PriorityColumn: return e.bulk ? tr("bulk") : tr("interactive");
+        case PriorityColumn: return e.api ? tr("api") : e.bulk ? tr("bulk") : tr("interactive");
         case StateColumn: return stateName(e.state);
         case ProgressColumn: return int(e.progress * 100 + 0.5);
         case LatencyColumn: return e.isFinished() && e.latencyMs > 0 ? QVariant(qRound(e.latencyMs)) : QVariant();
