@@ -5,29 +5,18 @@
 
 #include "cluster_keys.h"
 #include "model_id.h"
-#include "redis_row_generator.h"
+#include "cluster_producer.h"
 
 #include "couplet_model.h"
 
 #include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <unistd.h>
 
 namespace couplet::cli {
 namespace {
 
 constexpr auto kRatesEvery = std::chrono::seconds(5);
-
-// Stable over resumes (the journal's job id and creation time) and unique
-// between producers on different machines (the host name).
-std::string clusterJobKey(const BulkJournal& journal, const BulkJob& job)
-{
-    char host[256] = {};
-    ::gethostname(host, sizeof host - 1);
-    return std::string(host) + "-" + std::to_string(job.jobId()) + "-"
-        + std::to_string(journal.job(job.jobId()).created);
-}
 
 std::string formatRates(const RedisRowGenerator& generator, double totalRate)
 {
@@ -76,16 +65,19 @@ int runClusterBatch(BatchSettings& s, Args& args)
     checkUnfinishedJob(journal, s);
     RedisConnection redis(url, {}, [](const std::string& line) { std::cerr << "couplet batch: " << line << '\n'; });
     redis.setStopCondition(interruptRequested);
-    RedisRowGenerator generator(redis, modelId);
-    BulkJob job(s.job, journal, generator);
+    ClusterProducer producer(redis, modelId, s.job, journal);
+    BulkJob& job = producer.job();
+    const RedisRowGenerator& generator = producer.generator();
     const auto started = std::chrono::steady_clock::now();
     startJob(job, s);
-    generator.attach(clusterJobKey(journal, job), journal, job.jobId(),
-                     {s.job.input.string(), s.job.output.string(), job.progress().total});
+    producer.attach();
     if (!s.quiet) printClusterStart(job, s, generator, modelId);
     auto lastRates = started;
+    std::vector<std::string> refusals;
     const auto afterStep = [&] {
-        for (const std::string& refusal : generator.publish(job.progress())) std::cerr << refusal << '\n';
+        producer.publish(refusals);
+        for (const std::string& refusal : refusals) std::cerr << refusal << '\n';
+        refusals.clear();
         if (s.quiet || std::chrono::steady_clock::now() - lastRates < kRatesEvery) return;
         lastRates = std::chrono::steady_clock::now();
         std::cerr << "  workers: " << formatRates(generator, job.progress().rowsPerSecond) << '\n';
@@ -103,7 +95,7 @@ int runClusterBatch(BatchSettings& s, Args& args)
                      "to continue\n";
         return kExitInterrupted;
     }
-    generator.finish(job.progress());
+    producer.finish();
     printClusterSummary(job, s, generator,
                         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
     return 0;

@@ -17,7 +17,8 @@ void printHelp()
     std::cout << "couplet cluster status --redis redis://HOST:PORT[/DB] [--json]\n"
                  "Lists the live workers (name, device, model, batch, rows/s, state), the jobs being run\n"
                  "(rows done of total, rows queued, pending at a worker, results not yet collected,\n"
-                 "duplicates, refusals) and the dead-letter rows with their errors.\n";
+                 "duplicates, refusals), the jobs that finished in the last day (the newest 10, marked\n"
+                 "finished) and the dead-letter rows with their errors.\n";
 }
 
 nlohmann::json toJson(const ClusterStatus& status)
@@ -36,6 +37,7 @@ nlohmann::json toJson(const ClusterStatus& status)
         job["queued"] = j.queued;
         job["pending"] = j.pending;
         job["results"] = j.results;
+        job["finished"] = j.finished;
         jobs.push_back(job);
     }
     return {{"workers", workers}, {"jobs", jobs}, {"dead_letters", status.deadLetters},
@@ -56,11 +58,13 @@ void printText(const nlohmann::json& j, const ClusterStatus& status)
                     w.value("name", "?").c_str(), w.value("state", "?").c_str(), w.value("host", "?").c_str(),
                     w.value("batch", 0), w.value("rows_per_s", 0.0), w.value("device", "?").c_str(), "",
                     w.value("model", "?").c_str());
-    std::printf("jobs: %zu running\n", status.jobs.size());
+    std::printf("jobs: %d running, %d recently finished\n", status.runningJobs(),
+                static_cast<int>(status.jobs.size()) - status.runningJobs());
     for (const auto& job : status.jobs) {
-        std::printf("  %s: %s of %s rows done, %lld queued, %lld pending at workers, %lld results to collect, "
+        std::printf("  %s%s: %s of %s rows done, %lld queued, %lld pending at workers, %lld results to collect, "
                     "%s duplicates, %s dead; %s rows/s\n    %s -> %s, model %s\n",
-                    job.key.c_str(), field(job.fields, "done").c_str(), field(job.fields, "total").c_str(),
+                    job.key.c_str(), job.finished ? " (finished)" : "", field(job.fields, "done").c_str(),
+                    field(job.fields, "total").c_str(),
                     static_cast<long long>(job.queued), static_cast<long long>(job.pending),
                     static_cast<long long>(job.results), field(job.fields, "duplicates").c_str(),
                     field(job.fields, "dead").c_str(), field(job.fields, "rows_per_s").c_str(),

@@ -3,8 +3,10 @@
 // The stream protocol: every key the producer and the workers share.
 //
 //   couplet:jobs                   set of job keys being run
+//   couplet:jobs:finished          sorted set of finished job keys by finish time
+//                                  (seconds since the epoch), for `cluster status`; a day
 //   couplet:job:{K}                hash: model (model id), input, output, producer,
-//                                  total, done, duplicates, rows_per_s, state,
+//                                  total, done, duplicates, rows_per_s, state, finished_at,
 //                                  refused:{worker} (why that worker refused)
 //   couplet:job:{K}:rows           stream of rows to generate, consumer group
 //                                  "workers"; entry: row (record number), spec (JSON)
@@ -28,6 +30,7 @@ namespace couplet::cluster {
 
 inline constexpr const char* kGroup = "workers";
 inline constexpr const char* kJobsSet = "couplet:jobs";
+inline constexpr const char* kFinishedJobsSet = "couplet:jobs:finished";
 inline constexpr const char* kDeadLetter = "couplet:dead";
 inline constexpr const char* kWorkerPrefix = "couplet:worker:";
 

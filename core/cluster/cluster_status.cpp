@@ -3,6 +3,8 @@
 #include "cluster_keys.h"
 #include "stream_entry.h"
 
+#include <algorithm>
+
 namespace couplet {
 namespace {
 
@@ -33,9 +35,28 @@ ClusterStatus::Job readJob(RedisConnection& redis, const std::string& key)
     return job;
 }
 
+// The newest finished jobs whose hash is still there.
+void readFinishedJobs(RedisConnection& redis, int count, std::vector<ClusterStatus::Job>& jobs)
+{
+    if (count <= 0) return;
+    const RedisValue keys =
+        redis.command({"ZREVRANGE", kFinishedJobsSet, "0", std::to_string(count - 1)}).check("ZREVRANGE");
+    for (const RedisValue& key : keys.elements) {
+        ClusterStatus::Job job = readJob(redis, key.text);
+        if (job.fields.empty()) continue;   // expired
+        job.finished = true;
+        jobs.push_back(std::move(job));
+    }
+}
+
 } // namespace
 
-ClusterStatus ClusterStatus::read(RedisConnection& redis, int deadLetterSamples)
+int ClusterStatus::runningJobs() const
+{
+    return static_cast<int>(std::count_if(jobs.begin(), jobs.end(), [](const Job& j) { return !j.finished; }));
+}
+
+ClusterStatus ClusterStatus::read(RedisConnection& redis, int deadLetterSamples, int finishedJobs)
 {
     ClusterStatus status;
     for (const std::string& name : workerNames(redis)) {
@@ -43,8 +64,11 @@ ClusterStatus ClusterStatus::read(RedisConnection& redis, int deadLetterSamples)
         if (replies[0].isNil()) continue;   // expired meanwhile
         status.workers.push_back({name, replies[0].text, replies[1].integer});
     }
-    for (const RedisValue& key : redis.command({"SMEMBERS", kJobsSet}).check("SMEMBERS").elements)
+    // The reply is kept: a range-for over check()'s result would outlive the temporary it refers to.
+    const RedisValue running = redis.command({"SMEMBERS", kJobsSet}).check("SMEMBERS");
+    for (const RedisValue& key : running.elements)
         status.jobs.push_back(readJob(redis, key.text));
+    readFinishedJobs(redis, finishedJobs, status.jobs);
     status.deadLetters = redis.command({"XLEN", kDeadLetter}).check("XLEN").integer;
     const RedisValue last =
         redis.command({"XREVRANGE", kDeadLetter, "+", "-", "COUNT", std::to_string(deadLetterSamples)})

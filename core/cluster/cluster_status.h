@@ -10,7 +10,8 @@
 namespace couplet {
 
 // What `couplet cluster status` shows: the live workers (their heartbeats),
-// the jobs with their queue depths, and the dead letters.
+// the jobs being run with their queue depths, the jobs that finished
+// recently (newest first, while their hash lasts: a day), and the dead letters.
 struct ClusterStatus {
     struct Worker {
         std::string name;
@@ -23,13 +24,15 @@ struct ClusterStatus {
         std::int64_t queued = 0;    // rows in the rows stream (delivered or not)
         std::int64_t pending = 0;   // delivered to a worker, not acknowledged
         std::int64_t results = 0;   // results not yet collected by the producer
+        bool finished = false;      // one of the recently finished jobs
     };
     std::vector<Worker> workers;
-    std::vector<Job> jobs;
+    std::vector<Job> jobs;          // running ones first, then finished ones
     std::int64_t deadLetters = 0;
     std::vector<std::map<std::string, std::string>> lastDeadLetters;   // newest first, a few
 
-    static ClusterStatus read(RedisConnection& redis, int deadLetterSamples = 5);
+    static ClusterStatus read(RedisConnection& redis, int deadLetterSamples = 5, int finishedJobs = 10);
+    int runningJobs() const;
 };
 
 } // namespace couplet

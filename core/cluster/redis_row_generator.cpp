@@ -4,6 +4,8 @@
 
 #include <unistd.h>
 
+#include <ctime>
+
 namespace couplet {
 namespace {
 
@@ -233,10 +235,13 @@ void RedisRowGenerator::finish(const BulkProgress& p)
 {
     m_lastPublish = {};
     publish(p);
+    const std::string now = std::to_string(std::time(nullptr));
     const std::vector<RedisCommand> commands{
-        {"HSET", cluster::jobKey(m_job), "state", "finished"},
+        {"HSET", cluster::jobKey(m_job), "state", "finished", "finished_at", now},
         {"EXPIRE", cluster::jobKey(m_job), std::to_string(kFinishedJobTtl)},
         {"SREM", kJobsSet, m_job},
+        {"ZADD", kFinishedJobsSet, now, m_job},
+        {"ZREMRANGEBYSCORE", kFinishedJobsSet, "-inf", std::to_string(std::time(nullptr) - kFinishedJobTtl)},
         {"DEL", rowsKey(m_job), resultsKey(m_job), queuedKey(m_job), errorsKey(m_job)}};
     m_redis.retrying([&](RedisConnection& r) { return r.pipeline(commands); });
 }

@@ -1,8 +1,11 @@
 // The producer's RedisRowGenerator under a real BulkJob, journal and Redis,
 // with this test as the worker: the in-flight window bounds the rows in
-// Redis, and a result delivered twice is counted and written once.
+// Redis, and a result delivered twice is counted and written once; `cluster
+// status` lists running jobs and recently finished ones.
 
 #include "check.h"
+#include "cluster_producer.h"
+#include "cluster_status.h"
 #include "redis_row_generator.h"
 #include "redis_server.h"
 #include "row_codec.h"
@@ -47,6 +50,13 @@ int answerRows(RedisConnection& redis, const std::string& job)
     return answered;
 }
 
+void writeInput(const std::filesystem::path& path, int rows)
+{
+    std::ofstream in(path, std::ios::binary);
+    in << "id,关键词\n";
+    for (int i = 1; i <= rows; ++i) in << 'r' << i << ",春风\n";
+}
+
 } // namespace
 
 COUPLET_TEST(windowBoundsRedisAndDuplicatesAreWrittenOnce)
@@ -55,11 +65,7 @@ COUPLET_TEST(windowBoundsRedisAndDuplicatesAreWrittenOnce)
     const couplet::test::ScratchDir dir("redis-producer");
     RedisServer server(dir / "redis");
     RedisConnection redis(RedisUrl::parse(server.url()));
-    {
-        std::ofstream in(dir / "in.csv", std::ios::binary);
-        in << "id,关键词\n";
-        for (int i = 1; i <= kRows; ++i) in << 'r' << i << ",春风\n";
-    }
+    writeInput(dir / "in.csv", kRows);
     BulkJournal journal(dir / "jobs.sqlite");
     BulkJobOptions options;
     options.input = dir / "in.csv";
@@ -92,4 +98,45 @@ COUPLET_TEST(windowBoundsRedisAndDuplicatesAreWrittenOnce)
     CHECK_EQ(redis.command({"EXISTS", "couplet:job:t1:rows", "couplet:job:t1:results", "couplet:job:t1:queued"}).integer, 0);
     CHECK_EQ(redis.command({"SISMEMBER", "couplet:jobs", "t1"}).integer, 0);
     CHECK_EQ(redis.command({"HGET", "couplet:job:t1", "duplicates"}).text, std::string("1"));
+}
+
+COUPLET_TEST(clusterStatusListsRunningAndRecentlyFinishedJobs)
+{
+    RedisServer::skipUnlessInstalled();
+    const couplet::test::ScratchDir dir("redis-status");
+    RedisServer server(dir / "redis");
+    RedisConnection redis(RedisUrl::parse(server.url()));
+    writeInput(dir / "in.csv", 3);
+    BulkJournal journal(dir / "jobs.sqlite");
+    BulkJobOptions options;
+    options.input = dir / "in.csv";
+    options.output = dir / "done.csv";
+    ClusterProducer finished(redis, "m@1", options, journal);
+    finished.job().start();
+    finished.attach();
+    const std::string finishedKey = finished.generator().jobKey();
+    std::vector<std::string> refusals;
+    for (int turn = 0; turn < 10000 && finished.step(refusals); ++turn) answerRows(redis, finishedKey);
+    CHECK(finished.job().progress().state == BulkState::Finished);
+    finished.finish();
+
+    options.output = dir / "running.csv";
+    ClusterProducer running(redis, "m@1", options, journal);
+    running.job().start();
+    running.attach();
+    CHECK(running.generator().jobKey() != finishedKey);
+    // A finished job whose hash has expired is not listed.
+    redis.command({"ZADD", "couplet:jobs:finished", "1", "expired-job"}).check("ZADD");
+
+    const ClusterStatus status = ClusterStatus::read(redis);
+    CHECK_EQ(status.jobs.size(), std::size_t{2});
+    CHECK_EQ(status.runningJobs(), 1);
+    CHECK_EQ(status.jobs[0].key, running.generator().jobKey());
+    CHECK(!status.jobs[0].finished);
+    CHECK_EQ(status.jobs[1].key, finishedKey);
+    CHECK(status.jobs[1].finished);
+    CHECK_EQ(status.jobs[1].fields.at("state"), std::string("finished"));
+    CHECK_EQ(status.jobs[1].fields.at("done"), std::string("3"));
+    CHECK(!status.jobs[1].fields.at("finished_at").empty());
+    CHECK_EQ(ClusterStatus::read(redis, 5, 0).jobs.size(), std::size_t{1});
 }
