@@ -15,6 +15,7 @@ struct BulkImport {
     bool bom = true;        // CSV: a UTF-8 BOM for Excel
     bool englishHeader = false;
     bool resume = false;
+    QString redisUrl;       // "" = this computer; else redis://HOST:PORT[/DB]: `couplet worker`s generate the rows
 };
 
 } // namespace couplet

@@ -1,28 +1,11 @@
 #include "bulk_runner.h"
 
-#include "text_encoding.h"
+#include "bulk_job_options.h"
 
 #include <QFileInfo>
 
 namespace couplet {
 namespace {
-
-BulkJobOptions jobOptions(const BulkRequest& r)
-{
-    BulkJobOptions o;
-    o.input = r.input.toStdString();
-    o.output = r.output.toStdString();
-    if (!r.encoding.isEmpty())
-        o.encoding = parseEncodingName(r.encoding.toStdString());
-    o.mappingOverrides = r.mapping.toStdString();
-    o.outputOptions.format = r.jsonLines ? OutputFormat::JsonLines : OutputFormat::Csv;
-    o.outputOptions.bom = r.bom;
-    o.outputOptions.language = r.englishHeader ? HeaderLanguage::English : HeaderLanguage::Chinese;
-    o.defaults = r.defaults;
-    o.resume = r.resume;
-    o.maxInFlight = r.maxInFlight;
-    return o;
-}
 
 std::string modelName(const BulkRequest& r)
 {
@@ -37,7 +20,7 @@ BulkRunner::BulkRunner(quint64 jobId, const BulkRequest& request, Scheduler& sch
       m_generator(scheduler, CoupletSource::of(backend), modelName(request),
                   SchedulerRowGenerator::Options{jobId, false, std::move(observer)})
 {
-    m_job = std::make_unique<BulkJob>(jobOptions(request), m_journal, m_generator);
+    m_job = std::make_unique<BulkJob>(bulkJobOptions(request), m_journal, m_generator);
     m_job->start();
 }
 

@@ -115,14 +115,11 @@ void StudioApp::connectWindow()
     connect(m_window->editor(), &EditorView::regenerateRequested, this,
             [this](const GenerationSpec& spec) { submit(spec); });
     connect(m_window, &MainWindow::bulkImportRequested, this, [this](const BulkImport& b) { startBulk(b); });
-    BulkJobBar* bar = m_window->bulkBar();
-    connect(bar, &BulkJobBar::pauseRequested, &m_engine, &EngineController::pauseBulk);
-    connect(bar, &BulkJobBar::resumeRequested, &m_engine, &EngineController::resumeBulk);
-    connect(bar, &BulkJobBar::cancelRequested, &m_engine, &EngineController::cancelBulk);
+    connectBulkBar();
     connect(m_window->queueView(), &QueueView::cancelRequested, this, [this](const QList<quint64>& ids) {
         for (quint64 id : ids) {
             if (m_bulkJobs.contains(id))
-                m_engine.cancelBulk(id);
+                cancelBulk(id);
             else
                 m_engine.cancel(id);
         }
@@ -177,11 +174,22 @@ quint64 StudioApp::startBulk(const BulkImport& b)
     const QString dataDir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
     QDir().mkpath(dataDir);
     r.journal = dataDir + QStringLiteral("/jobs.sqlite");
-    const quint64 id = m_engine.startBulk(r);
+    quint64 id = 0;
+    if (b.redisUrl.isEmpty()) {
+        id = m_engine.startBulk(r);
+    } else {
+        // The workers load the model the job names: the one loaded here.
+        r.modelDir = QString::fromStdString(m_engine.loadedModel().dir);
+        r.maxInFlight = kClusterWindow;
+        id = m_engine.allocateId();
+        m_clusterJobs.insert(id);
+        m_cluster.start(id, r);
+    }
     m_bulkJobs.insert(id);
     QueueEntry entry;
     entry.id = id;
-    entry.prompt = tr("CSV %1").arg(QFileInfo(b.input).fileName());
+    entry.prompt = b.redisUrl.isEmpty() ? tr("CSV %1").arg(QFileInfo(b.input).fileName())
+                                        : tr("CSV %1 on workers at %2").arg(QFileInfo(b.input).fileName(), b.redisUrl);
     entry.bulk = true;
     m_window->queueModel()->addRequest(entry);
     m_window->showTab(MainWindow::QueueTab);
@@ -199,6 +207,8 @@ void StudioApp::onBulkStatus(const BulkStatus& s)
                                   .arg(p.done()).arg(p.total).arg(p.inFlight));
     if (p.state == BulkState::Running || p.state == BulkState::Paused) {
         queue->setProgress(s.jobId, p.total > 0 ? double(p.done()) / double(p.total) : 0);
+        if (!s.error.isEmpty())
+            m_window->statusBar()->showMessage(s.error, 10000);
         return;
     }
     if (p.state == BulkState::Idle)
@@ -208,6 +218,7 @@ void StudioApp::onBulkStatus(const BulkStatus& s)
                                                                : QueueState::Failed;
     queue->finish(s.jobId, state, 0, 0, s.error);
     m_bulkJobs.remove(s.jobId);
+    m_clusterJobs.remove(s.jobId);
     if (p.state == BulkState::Finished)
         m_window->statusBar()->showMessage(tr("Bulk job done: %1").arg(s.output), 10000);
     else if (!s.error.isEmpty())
@@ -269,6 +280,40 @@ void StudioApp::onStats(const EngineStats& s)
                                     .arg(t.tokensPerSecond, 0, 'f', 0)
                                     .arg(t.coupletsPerSecond, 0, 'f', 1)
                                     .arg(s.running).arg(s.maxBatch).arg(t.queueDepth));
+}
+
+void StudioApp::connectBulkBar()
+{
+    BulkJobBar* bar = m_window->bulkBar();
+    connect(bar, &BulkJobBar::pauseRequested, this, &StudioApp::pauseBulk);
+    connect(bar, &BulkJobBar::resumeRequested, this, &StudioApp::resumeBulk);
+    connect(bar, &BulkJobBar::cancelRequested, this, &StudioApp::cancelBulk);
+    connect(&m_cluster, &ClusterBulkController::bulkStatus, this, &StudioApp::onBulkStatus);
+    connect(&m_cluster, &ClusterBulkController::clusterStatus, bar, &BulkJobBar::setClusterStatus);
+}
+
+void StudioApp::pauseBulk(quint64 jobId)
+{
+    if (m_clusterJobs.contains(jobId))
+        m_cluster.pause(jobId);
+    else
+        m_engine.pauseBulk(jobId);
+}
+
+void StudioApp::resumeBulk(quint64 jobId)
+{
+    if (m_clusterJobs.contains(jobId))
+        m_cluster.resume(jobId);
+    else
+        m_engine.resumeBulk(jobId);
+}
+
+void StudioApp::cancelBulk(quint64 jobId)
+{
+    if (m_clusterJobs.contains(jobId))
+        m_cluster.cancel(jobId);
+    else
+        m_engine.cancelBulk(jobId);
 }
 
 QString StudioApp::applyApiSettings(const ApiServerSettings& requested)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "cluster_bulk_controller.h"
 #include "engine_controller.h"
 #include "bulk_import.h"
 #include "history/history_store.h"
@@ -29,8 +30,12 @@ public:
 
     void loadModel(const QString& dir, const DeviceOptions& options = {});
     quint64 submit(const GenerationSpec& spec, bool bulk = false);
+    // Rows queued in Redis at most for a job on workers (as `couplet batch --window`).
+    static constexpr int kClusterWindow = 1024;
+
     // Runs a CSV through the engine at bulk priority with the prompt panel's
-    // settings; the journal lives under the app's data folder.
+    // settings, or on the workers at import.redisUrl; the journal lives under
+    // the app's data folder.
     quint64 startBulk(const BulkImport& import);
     // "" = the system locale.
     void setLanguage(const QString& locale);
@@ -61,11 +66,16 @@ private:
     void reportHistoryProblem(const QString& message);
     void onBulkStatus(const BulkStatus& status);
     void onApiRequest(const ApiRequestInfo& info);
+    void connectBulkBar();
+    void pauseBulk(quint64 jobId);
+    void resumeBulk(quint64 jobId);
+    void cancelBulk(quint64 jobId);
     static QString promptText(const GenerationSpec& spec);
 
     EngineController m_engine;
     // Declared after the engine: it stops, ending its requests, before the engine goes.
     LocalApiServer m_api;
+    ClusterBulkController m_cluster;
     HistoryStore m_store;
     HistoryModel* m_historyModel = nullptr;
     MainWindow* m_window = nullptr;
@@ -73,6 +83,7 @@ private:
     QTranslator m_qtTranslator;
     QHash<quint64, Track> m_tracks;
     QSet<quint64> m_bulkJobs;
+    QSet<quint64> m_clusterJobs;   // those of m_bulkJobs that run on workers
     QElapsedTimer m_clock;
     bool m_quiet = false;
 };

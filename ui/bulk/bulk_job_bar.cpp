@@ -12,7 +12,7 @@ namespace couplet {
 
 BulkJobBar::BulkJobBar(QWidget* parent)
     : QWidget(parent), m_title(new QLabel), m_progress(new QProgressBar), m_details(new QLabel),
-      m_pause(new QPushButton), m_cancel(new QPushButton)
+      m_workers(new QLabel), m_problem(new QLabel), m_pause(new QPushButton), m_cancel(new QPushButton)
 {
     m_progress->setRange(0, 1000);
     m_progress->setTextVisible(true);
@@ -25,6 +25,11 @@ BulkJobBar::BulkJobBar(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 4);
     layout->addLayout(top);
     layout->addWidget(m_details);
+    layout->addWidget(m_workers);
+    layout->addWidget(m_problem);
+    m_workers->setWordWrap(true);
+    m_problem->setWordWrap(true);
+    m_problem->setStyleSheet(QStringLiteral("QLabel { color: #a00000; }"));
     connect(m_pause, &QPushButton::clicked, this, [this] {
         if (m_state.state == BulkState::Paused)
             Q_EMIT resumeRequested(m_jobId);
@@ -48,6 +53,8 @@ QString BulkJobBar::formatEta(double seconds)
 
 void BulkJobBar::setStatus(quint64 jobId, const QString& input, const BulkProgress& progress, const QString& error)
 {
+    if (jobId != m_jobId)
+        m_cluster = {};
     m_jobId = jobId;
     m_input = input;
     m_state = progress;
@@ -75,13 +82,53 @@ QString BulkJobBar::stateText() const
 QString BulkJobBar::summaryText() const
 {
     const BulkProgress& p = m_state;
-    QString text = tr("%1 rows/s · ETA %2 · %3 ok, %4 invalid, %5 failed · %6 in flight")
-                       .arg(p.rowsPerSecond, 0, 'f', 1)
-                       .arg(formatEta(p.etaSeconds))
-                       .arg(p.ok).arg(p.invalid).arg(p.failed).arg(p.inFlight);
-    if (!m_error.isEmpty())
-        text += QStringLiteral(" · ") + m_error;
+    return tr("%1 rows/s · ETA %2 · %3 ok, %4 invalid, %5 failed · %6 in flight")
+        .arg(p.rowsPerSecond, 0, 'f', 1)
+        .arg(formatEta(p.etaSeconds))
+        .arg(p.ok).arg(p.invalid).arg(p.failed).arg(p.inFlight);
+}
+
+void BulkJobBar::setClusterStatus(const ClusterJobView& view)
+{
+    if (view.jobId != m_jobId)
+        return;
+    // A view that only says Redis is out of reach keeps the last figures.
+    const QString problem = view.problem;
+    if (problem.isEmpty())
+        m_cluster = view;
+    m_cluster.problem = problem;
+    showLabels();
+}
+
+QString BulkJobBar::clusterText() const
+{
+    const ClusterJobView& c = m_cluster;
+    if (c.url.isEmpty())
+        return {};
+    QString text = tr("Workers at %1: %2 live · %3 rows queued, %4 at workers · %5 dead-letter rows · %6 duplicates")
+                       .arg(c.url).arg(c.liveWorkers).arg(c.queued).arg(c.pending).arg(c.deadLetters).arg(c.duplicates);
+    QStringList workers;
+    for (const ClusterWorkerView& w : c.workers)
+        workers << tr("%1%2: %3 rows, %4 rows/s")
+                       .arg(w.name, w.live ? (w.state.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(w.state))
+                                           : tr(" (gone)"))
+                       .arg(w.rows).arg(w.rowsPerSecond, 0, 'f', 1);
+    if (!workers.isEmpty())
+        text += QLatin1Char('\n') + workers.join(QStringLiteral(" · "));
+    for (const QString& refusal : c.refusals)
+        text += QLatin1Char('\n') + refusal;
     return text;
+}
+
+void BulkJobBar::showLabels()
+{
+    m_details->setText(summaryText());
+    const QString cluster = clusterText();
+    m_workers->setText(cluster);
+    m_workers->setVisible(!cluster.isEmpty());
+    const QString problem = !m_error.isEmpty() ? m_error : m_cluster.problem;
+    m_problem->setText(problem);
+    m_problem->setVisible(!problem.isEmpty());
 }
 
 void BulkJobBar::retranslateUi()
@@ -89,7 +136,7 @@ void BulkJobBar::retranslateUi()
     const bool active = m_state.state == BulkState::Running || m_state.state == BulkState::Paused
                         || m_state.state == BulkState::Idle;
     m_title->setText(tr("CSV %1: %2").arg(QFileInfo(m_input).fileName(), stateText()));
-    m_details->setText(summaryText());
+    showLabels();
     m_pause->setText(m_state.state == BulkState::Paused ? tr("Resume") : tr("Pause"));
     m_cancel->setText(tr("Cancel job"));
     m_pause->setEnabled(active);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "bulk_progress.h"
+#include "cluster_job_view.h"
 
 #include <QWidget>
 
@@ -11,15 +12,22 @@ class QPushButton;
 namespace couplet {
 
 // The running bulk job above the queue: progress, rows per second, ETA, the
-// counts, and pause/resume/cancel. Hidden until a job starts.
+// counts, and pause/resume/cancel. Hidden until a job starts. A job on
+// workers also shows what `couplet cluster status` says of it: the live
+// workers, rows queued and pending, dead letters, and rows and rows/s per
+// worker. Errors (a failed job, Redis out of reach) show in red.
 class BulkJobBar : public QWidget {
     Q_OBJECT
 public:
     explicit BulkJobBar(QWidget* parent = nullptr);
 
     void setStatus(quint64 jobId, const QString& input, const BulkProgress& progress, const QString& error = {});
+    // For a job on workers, about once a second.
+    void setClusterStatus(const ClusterJobView& view);
     quint64 jobId() const { return m_jobId; }
     QString summaryText() const;
+    QString clusterText() const;
+    QString errorText() const { return m_error; }
     QProgressBar* progressBar() const { return m_progress; }
     QPushButton* pauseButton() const { return m_pause; }
     QPushButton* cancelButton() const { return m_cancel; }
@@ -37,14 +45,18 @@ protected:
 private:
     void retranslateUi();
     QString stateText() const;
+    void showLabels();
 
     quint64 m_jobId = 0;
     QString m_input;
     QString m_error;
     BulkProgress m_state;
+    ClusterJobView m_cluster;
     QLabel* m_title;
     QProgressBar* m_progress;
     QLabel* m_details;
+    QLabel* m_workers;
+    QLabel* m_problem;
     QPushButton* m_pause;
     QPushButton* m_cancel;
 };

@@ -1,6 +1,7 @@
 #include "csv_import_dialog.h"
 
 #include "csv_reader.h"
+#include "redis_url.h"
 #include "text_encoding.h"
 
 #include <QCheckBox>
@@ -15,6 +16,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSettings>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -54,7 +56,7 @@ QList<std::pair<QString, QString>> CsvImportDialog::encodingChoices()
 CsvImportDialog::CsvImportDialog(const QString& input, QWidget* parent)
     : QDialog(parent), m_input(input), m_encoding(new QComboBox), m_detected(new QLabel),
       m_mappingTable(new QTableWidget), m_preview(new QTableWidget), m_output(new QLineEdit),
-      m_format(new QComboBox), m_headerLanguage(new QComboBox), m_resume(new QCheckBox), m_message(new QLabel),
+      m_format(new QComboBox), m_headerLanguage(new QComboBox), m_resume(new QCheckBox), m_runOn(new QComboBox), m_redisUrl(new QLineEdit), m_message(new QLabel),
       m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel))
 {
     buildUi();
@@ -74,6 +76,17 @@ void CsvImportDialog::buildUi()
     m_format->addItems({tr("CSV, UTF-8 with BOM (for Excel)"), tr("CSV, UTF-8"), tr("JSON Lines")});
     m_headerLanguage->addItems({tr("Chinese column names (上联 下联 横批)"), tr("English column names")});
     m_resume->setText(tr("Resume the interrupted job for this file and output"));
+    m_runOn->addItems({tr("This computer"), tr("Workers at")});
+    m_redisUrl->setPlaceholderText(QStringLiteral("redis://127.0.0.1:6379"));
+    const QSettings settings;
+    m_redisUrl->setText(settings.value(QStringLiteral("bulk/redisUrl")).toString());
+    m_runOn->setCurrentIndex(settings.value(QStringLiteral("bulk/runOnWorkers"), false).toBool() ? 1 : 0);
+    m_redisUrl->setEnabled(m_runOn->currentIndex() == 1);
+    connect(m_runOn, &QComboBox::currentIndexChanged, this, [this](int index) {
+        m_redisUrl->setEnabled(index == 1);
+        updateState();
+    });
+    connect(m_redisUrl, &QLineEdit::textChanged, this, &CsvImportDialog::updateState);
     m_mappingTable->setColumnCount(2);
     m_mappingTable->setHorizontalHeaderLabels({tr("Column"), tr("Meaning")});
     m_mappingTable->horizontalHeader()->setStretchLastSection(true);
@@ -103,6 +116,10 @@ void CsvImportDialog::buildUi()
     form->addRow(tr("Format:"), m_format);
     form->addRow(tr("Header:"), m_headerLanguage);
     form->addRow(QString(), m_resume);
+    auto* runOnRow = new QHBoxLayout;
+    runOnRow->addWidget(m_runOn);
+    runOnRow->addWidget(m_redisUrl, 1);
+    form->addRow(tr("Run on:"), runOnRow);
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
@@ -112,7 +129,10 @@ void CsvImportDialog::buildUi()
     layout->addWidget(m_preview, 2);
     layout->addWidget(m_message);
     layout->addWidget(m_buttons);
-    connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(m_buttons, &QDialogButtonBox::accepted, this, [this] {
+        rememberRunOn();
+        accept();
+    });
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     resize(820, 640);
 }
@@ -222,9 +242,24 @@ void CsvImportDialog::updateState()
     QString message = m_problem;
     if (message.isEmpty() && !m_mapping.hasPromptColumn())
         message = tr("No column holds the prompt: choose the keywords, 上联 or 藏头 column.");
+    if (message.isEmpty() && m_runOn->currentIndex() == 1) {
+        try {
+            RedisUrl::parse(m_redisUrl->text().trimmed().toStdString());
+        } catch (const RedisUrlError& e) {
+            message = tr("Workers' Redis: %1").arg(qs(e.what()));
+        }
+    }
     m_message->setText(message);
     m_message->setVisible(!message.isEmpty());
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(message.isEmpty());
+}
+
+void CsvImportDialog::rememberRunOn() const
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("bulk/runOnWorkers"), m_runOn->currentIndex() == 1);
+    if (!m_redisUrl->text().trimmed().isEmpty())
+        settings.setValue(QStringLiteral("bulk/redisUrl"), m_redisUrl->text().trimmed());
 }
 
 BulkImport CsvImportDialog::import() const
@@ -241,6 +276,8 @@ BulkImport CsvImportDialog::import() const
     b.bom = m_format->currentIndex() == 0;
     b.englishHeader = m_headerLanguage->currentIndex() == 1;
     b.resume = m_resume->isChecked();
+    if (m_runOn->currentIndex() == 1)
+        b.redisUrl = m_redisUrl->text().trimmed();
     return b;
 }
 

@@ -21,7 +21,8 @@ namespace couplet {
 // Sets up a bulk job from a CSV file: the encoding (detected, changeable),
 // which column is which (mapped from the header, changeable), a preview of
 // the first rows, and where and how to write the results. Reads only the
-// first rows, so the file may be any size.
+// first rows, so the file may be any size. "Run on" chooses this computer or
+// the `couplet worker`s at a Redis URL (both remembered).
 class CsvImportDialog : public QDialog {
     Q_OBJECT
 public:
@@ -36,6 +37,8 @@ public:
     QComboBox* encodingBox() const { return m_encoding; }
     QTableWidget* mappingTable() const { return m_mappingTable; }
     QTableWidget* previewTable() const { return m_preview; }
+    QComboBox* runOnBox() const { return m_runOn; }
+    QLineEdit* redisUrlField() const { return m_redisUrl; }
 
     // The combo's encodings: display name and the name parseEncodingName() takes.
     static QList<std::pair<QString, QString>> encodingChoices();
@@ -49,6 +52,7 @@ private:
     void roleChosen(int column, int roleIndex);
     void chooseOutput();
     void updateState();
+    void rememberRunOn() const;
 
     QString m_input;
     std::vector<std::string> m_header;
@@ -62,6 +66,8 @@ private:
     QComboBox* m_format;
     QComboBox* m_headerLanguage;
     QCheckBox* m_resume;
+    QComboBox* m_runOn;
+    QLineEdit* m_redisUrl;
     QLabel* m_message;
     QDialogButtonBox* m_buttons;
 };
