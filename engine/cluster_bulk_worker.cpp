@@ -16,6 +16,16 @@ namespace {
 
 QString qs(const std::string& text) { return QString::fromStdString(text); }
 
+// "redis unavailable: redis://H:P: Connection refused; retrying …" -> "Connection refused".
+QString outageReason(const std::string& line, const std::string& url)
+{
+    std::string reason = line;
+    for (const std::string prefix : {std::string("redis unavailable: "), url + ": "})
+        if (reason.rfind(prefix, 0) == 0)
+            reason.erase(0, prefix.size());
+    return qs(reason.substr(0, reason.find("; retrying")));
+}
+
 } // namespace
 
 struct ClusterBulkWorker::Impl {
@@ -90,7 +100,7 @@ bool ClusterBulkWorker::open(bool resume)
         d.journal = std::make_unique<BulkJournal>(d.request.journal.toStdString());
         d.redis = std::make_unique<RedisConnection>(*d.url, RedisTimeouts{}, [&d](const std::string& line) {
             if (line.rfind("redis unavailable", 0) == 0) {
-                d.outage = qs(line);
+                d.outage = outageReason(line, d.url->toString());
                 d.outageSince = std::chrono::steady_clock::now();
             } else {
                 d.outageSince.reset();
@@ -186,8 +196,8 @@ void ClusterBulkWorker::park(const QString& why)
         d.last = d.producer->job().progress();
     close();
     d.parked = true;
-    const QString message = tr("Redis at %1 cannot be reached (%2). The job is paused: the rows queued there stay, "
-                               "and every finished row is kept; press Resume when Redis is back.")
+    const QString message = tr("Redis at %1 cannot be reached (%2). The job is paused; the rows queued there and "
+                               "every finished row are kept. Press Resume when Redis is back.")
                                 .arg(d.request.redisUrl, why.isEmpty() ? tr("no answer") : why);
     BulkStatus s;
     s.jobId = d.jobId;

@@ -189,7 +189,7 @@ quint64 StudioApp::startBulk(const BulkImport& b)
     QueueEntry entry;
     entry.id = id;
     entry.prompt = b.redisUrl.isEmpty() ? tr("CSV %1").arg(QFileInfo(b.input).fileName())
-                                        : tr("CSV %1 on workers at %2").arg(QFileInfo(b.input).fileName(), b.redisUrl);
+                                        : tr("CSV %1 on workers").arg(QFileInfo(b.input).fileName());
     entry.bulk = true;
     m_window->queueModel()->addRequest(entry);
     m_window->showTab(MainWindow::QueueTab);
@@ -202,13 +202,14 @@ void StudioApp::onBulkStatus(const BulkStatus& s)
     const BulkProgress& p = s.progress;
     m_window->bulkBar()->setStatus(s.jobId, s.input, p, s.error);
     QueueModel* queue = m_window->queueModel();
-    queue->setPrompt(s.jobId, tr("CSV %1: %2 of %3 rows, %4 in flight")
-                                  .arg(QFileInfo(s.input).fileName())
-                                  .arg(p.done()).arg(p.total).arg(p.inFlight));
+    const QString name = m_clusterJobs.contains(s.jobId) ? tr("%1 on workers").arg(QFileInfo(s.input).fileName())
+                                                         : QFileInfo(s.input).fileName();
+    queue->setPrompt(s.jobId, tr("CSV %1: %2 of %3 rows, %4 in flight").arg(name).arg(p.done()).arg(p.total).arg(p.inFlight));
     if (p.state == BulkState::Running || p.state == BulkState::Paused) {
         queue->setProgress(s.jobId, p.total > 0 ? double(p.done()) / double(p.total) : 0);
         if (!s.error.isEmpty())
-            m_window->statusBar()->showMessage(s.error, 10000);
+            m_window->statusBar()->showMessage(tr("Bulk job paused: %1").arg(s.error.section(QStringLiteral(". "), 0, 0)),
+                                               10000);
         return;
     }
     if (p.state == BulkState::Idle)

@@ -39,6 +39,17 @@ namespace {
 
 constexpr int kTimeoutMs = 60000;
 
+// With COUPLET_TEST_SCREENSHOTS=DIR (run under xvfb-run), what a user would
+// see is saved there as NAME.png, to look at.
+void saveShot(QWidget* widget, const QString& name)
+{
+    const QString dir = qEnvironmentVariable("COUPLET_TEST_SCREENSHOTS");
+    if (dir.isEmpty())
+        return;
+    QTest::qWait(200);   // laid out and painted
+    widget->grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png"));
+}
+
 // A socket listening on a free loopback port: another program holding it.
 class PortHolder {
 public:
@@ -206,6 +217,8 @@ private Q_SLOTS:
         QCOMPARE(queue->index(queue->rowOf(id), QueueModel::PriorityColumn).data().toString(), QStringLiteral("api"));
         QVERIFY(queue->entry(id)->prompt.contains(QStringLiteral("春风")));
         QTRY_COMPARE_WITH_TIMEOUT(queue->entry(id)->state, QueueState::Done, kTimeoutMs);
+        saveShot(dialog, QStringLiteral("api-settings-running"));
+        saveShot(studio.window(), QStringLiteral("api-queue-row"));
         // The charts' throughput counts it: nothing else ran on this engine.
         QTRY_VERIFY_WITH_TIMEOUT(!stats.isEmpty() && stats.last().at(0).value<EngineStats>().throughput.requests > 0,
                                  kTimeoutMs);
@@ -295,6 +308,7 @@ private Q_SLOTS:
         QVERIFY2(message.contains(QStringLiteral("Port %1 is already in use").arg(other.port())),
                  qPrintable(message));
         QVERIFY(!QSettings().value(QStringLiteral("api/enabled")).toBool());
+        saveShot(dialog, QStringLiteral("api-settings-port-in-use"));
         // Nothing else stopped, and another port works.
         QVERIFY(editorRequestFinishes(studio));
         turnOn(dialog, freePort());

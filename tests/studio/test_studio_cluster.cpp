@@ -36,6 +36,17 @@ namespace {
 constexpr int kRows = 12;
 constexpr int kTimeoutMs = 180000;
 
+// With COUPLET_TEST_SCREENSHOTS=DIR (run under xvfb-run), what a user would
+// see is saved there as NAME.png, to look at.
+void saveShot(QWidget* widget, const QString& name)
+{
+    const QString dir = qEnvironmentVariable("COUPLET_TEST_SCREENSHOTS");
+    if (dir.isEmpty())
+        return;
+    QTest::qWait(200);   // laid out and painted
+    widget->grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png"));
+}
+
 // id of each output row, counted.
 std::map<std::string, int> outputIds(const QString& path)
 {
@@ -99,6 +110,7 @@ private Q_SLOTS:
         BulkJobBar* bar = studio.window()->bulkBar();
         QTRY_VERIFY_WITH_TIMEOUT(queue->entry(id)->isFinished(), kTimeoutMs);
         QCOMPARE(queue->entry(id)->state, QueueState::Done);
+        saveShot(studio.window(), QStringLiteral("cluster-job-finished"));
         QVERIFY(eachRowOnce(output));
         const QString cluster = bar->clusterText();
         QVERIFY2(cluster.contains(QStringLiteral("1 live")), qPrintable(cluster));
@@ -126,6 +138,7 @@ private Q_SLOTS:
         QCOMPARE(bar->pauseButton()->text(), QStringLiteral("Resume"));
         QueueModel* queue = studio.window()->queueModel();
         QVERIFY(!queue->entry(id)->isFinished());
+        saveShot(studio.window(), QStringLiteral("cluster-redis-down"));
         QVERIFY(editorRequestFinishes(studio));   // the rest of the app goes on
 
         redis.start();
@@ -150,6 +163,8 @@ private Q_SLOTS:
             QVERIFY(!ok->isEnabled());   // a port out of range
             dialog.redisUrlField()->setText(QStringLiteral("redis://10.0.0.5:6380"));
             QVERIFY(ok->isEnabled());
+            dialog.show();
+            saveShot(&dialog, QStringLiteral("bulk-dialog-workers"));
             ok->click();
             QCOMPARE(dialog.import().redisUrl, QStringLiteral("redis://10.0.0.5:6380"));
         }
