@@ -26,6 +26,16 @@ QString outageReason(const std::string& line, const std::string& url)
     return qs(reason.substr(0, reason.find("; retrying")));
 }
 
+BulkStatus statusOf(quint64 jobId, const BulkRequest& r, const BulkProgress& progress)
+{
+    BulkStatus s;
+    s.jobId = jobId;
+    s.input = r.input;
+    s.output = r.output;
+    s.progress = progress;
+    return s;
+}
+
 } // namespace
 
 struct ClusterBulkWorker::Impl {
@@ -65,10 +75,7 @@ void ClusterBulkWorker::start(quint64 jobId, const BulkRequest& request)
 {
     Impl& d = *m_impl;
     if (d.producer && wantsStep()) {
-        BulkStatus refused;
-        refused.jobId = jobId;
-        refused.input = request.input;
-        refused.output = request.output;
+        BulkStatus refused = statusOf(jobId, request, {});
         refused.progress.state = BulkState::Failed;
         refused.error = tr("Another job is running on the workers; cancel it first.");
         Q_EMIT bulkStatus(refused);
@@ -199,11 +206,7 @@ void ClusterBulkWorker::park(const QString& why)
     const QString message = tr("Redis at %1 cannot be reached (%2). The job is paused; the rows queued there and "
                                "every finished row are kept. Press Resume when Redis is back.")
                                 .arg(d.request.redisUrl, why.isEmpty() ? tr("no answer") : why);
-    BulkStatus s;
-    s.jobId = d.jobId;
-    s.input = d.request.input;
-    s.output = d.request.output;
-    s.progress = d.last;
+    BulkStatus s = statusOf(d.jobId, d.request, d.last);
     s.progress.state = BulkState::Paused;
     s.progress.inFlight = 0;
     s.progress.rowsPerSecond = 0;
@@ -220,11 +223,7 @@ void ClusterBulkWorker::park(const QString& why)
 void ClusterBulkWorker::fail(const QString& why)
 {
     Impl& d = *m_impl;
-    BulkStatus s;
-    s.jobId = d.jobId;
-    s.input = d.request.input;
-    s.output = d.request.output;
-    s.progress = d.producer ? d.producer->job().progress() : d.last;
+    BulkStatus s = statusOf(d.jobId, d.request, d.producer ? d.producer->job().progress() : d.last);
     s.progress.state = BulkState::Failed;
     s.error = why;
     close();
@@ -277,11 +276,7 @@ void ClusterBulkWorker::cancel(quint64 jobId)
         close();
     } else if (d.parked) {
         d.parked = false;
-        BulkStatus s;
-        s.jobId = d.jobId;
-        s.input = d.request.input;
-        s.output = d.request.output;
-        s.progress = d.last;
+        BulkStatus s = statusOf(d.jobId, d.request, d.last);
         s.progress.state = BulkState::Cancelled;
         Q_EMIT bulkStatus(s);
     }
@@ -293,11 +288,7 @@ void ClusterBulkWorker::emitStatus(const QString& error)
     d.sinceStatus.restart();
     if (!d.producer)
         return;
-    BulkStatus s;
-    s.jobId = d.jobId;
-    s.input = d.request.input;
-    s.output = d.request.output;
-    s.progress = d.producer->job().progress();
+    BulkStatus s = statusOf(d.jobId, d.request, d.producer->job().progress());
     s.resumed = d.producer->job().resumed();
     s.error = error;
     d.last = s.progress;

@@ -42,11 +42,13 @@ ApiError timeoutError(std::chrono::milliseconds timeout)
                     {}, "timeout");
 }
 
-// The first failed sequence's error, if any.
+// The first sequence that failed, or that the engine cancelled (not this
+// handler: it answers before that; e.g. the app's queue, or a model reload).
 const SequenceOutcome* firstFailure(const std::vector<SequenceOutcome>& outcomes)
 {
-    const auto it = std::find_if(outcomes.begin(), outcomes.end(),
-                                 [](const SequenceOutcome& o) { return o.status == RequestStatus::Failed; });
+    const auto it = std::find_if(outcomes.begin(), outcomes.end(), [](const SequenceOutcome& o) {
+        return o.status == RequestStatus::Failed || o.status == RequestStatus::Cancelled;
+    });
     return it == outcomes.end() ? nullptr : &*it;
 }
 
@@ -133,7 +135,11 @@ void CompletionHandler::respondWhole(const httplib::Request& req, httplib::Respo
     }
     const auto outcomes = job->outcomes();
     if (const auto* failed = firstFailure(outcomes)) {
-        respondError(res, 500, ApiError(500, "server_error", "generation failed: " + failed->error).body());
+        if (failed->status == RequestStatus::Cancelled)
+            respondError(res, 503, ApiError(503, "server_error", "the couplets were cancelled on the server", {},
+                                            "cancelled").body());
+        else
+            respondError(res, 500, ApiError(500, "server_error", "generation failed: " + failed->error).body());
         return;
     }
     const ResponseFormat format(request, modelId);

@@ -42,6 +42,9 @@ bool EventStream::writeEvents(httplib::DataSink& sink)
         const auto& o = outcomes[static_cast<std::size_t>(e.index)];
         if (o.status == RequestStatus::Failed)
             out += ResponseFormat::errorEvent(ApiError(500, "server_error", "choice " + std::to_string(e.index) + " failed: " + o.error));
+        else if (o.status == RequestStatus::Cancelled)
+            out += ResponseFormat::errorEvent(ApiError(503, "server_error", "choice " + std::to_string(e.index)
+                                                                                 + " was cancelled on the server", {}, "cancelled"));
         else
             out += m_format.finishEvent(e.index, e.finishReason);
     }

@@ -1,4 +1,5 @@
 #include "studio_app.h"
+#include "studio_test_util.h"
 #include "fake_backend.h"
 #include "model_backend.h"
 
@@ -7,6 +8,7 @@
 #include "mainwindow/main_window.h"
 #include "prompt/prompt_panel.h"
 #include "queue/queue_model.h"
+#include "queue/queue_view.h"
 #include "settings/api_server_dialog.h"
 
 #include <httplib.h>
@@ -33,22 +35,12 @@
 #include <mutex>
 
 using namespace couplet;
+using couplet::test::saveShot;
 using json = nlohmann::json;
 
 namespace {
 
 constexpr int kTimeoutMs = 60000;
-
-// With COUPLET_TEST_SCREENSHOTS=DIR (run under xvfb-run), what a user would
-// see is saved there as NAME.png, to look at.
-void saveShot(QWidget* widget, const QString& name)
-{
-    const QString dir = qEnvironmentVariable("COUPLET_TEST_SCREENSHOTS");
-    if (dir.isEmpty())
-        return;
-    QTest::qWait(200);   // laid out and painted
-    widget->grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png"));
-}
 
 // A socket listening on a free loopback port: another program holding it.
 class PortHolder {
@@ -75,17 +67,7 @@ private:
 
 int freePort() { return PortHolder().port(); }
 
-// Shows the window and waits until the model has loaded.
-bool showLoaded(StudioApp& studio, const QString& dir)
-{
-    studio.setQuiet(true);
-    studio.window()->show();
-    DeviceOptions cpu;
-    cpu.device = "cpu";
-    studio.loadModel(dir, cpu);
-    auto* generate = studio.window()->promptPanel()->findChild<QPushButton*>();
-    return QTest::qWaitFor([generate] { return generate->isEnabled(); }, kTimeoutMs);
-}
+bool showLoaded(StudioApp& studio, const QString& dir) { return test::showLoaded(studio, dir, kTimeoutMs); }
 
 // Turns the server on as a user does: the port, then the check box.
 void turnOn(ApiServerDialog* dialog, int port)
@@ -105,19 +87,7 @@ QList<quint64> apiRows(const QueueModel* queue)
     return ids;
 }
 
-// An editor request (keywords 春, 5 characters) that must finish Done.
-bool editorRequestFinishes(StudioApp& studio)
-{
-    GenerationSpec spec;
-    spec.mode = PromptMode::Keywords;
-    spec.keywords = "春";
-    spec.length = 5;
-    spec.candidates = 1;
-    const quint64 id = studio.submit(spec);
-    QueueModel* queue = studio.window()->queueModel();
-    return QTest::qWaitFor([&] { return queue->entry(id)->isFinished(); }, kTimeoutMs)
-           && queue->entry(id)->state == QueueState::Done;
-}
+bool editorRequestFinishes(StudioApp& studio) { return test::editorRequestFinishes(studio, kTimeoutMs); }
 
 // A streamed completion on its own thread; what came so far.
 class StreamingClient {
@@ -262,6 +232,30 @@ private Q_SLOTS:
         studio.reset();   // as the app quits
         QVERIFY(QTest::qWaitFor([&] { return client.ended(); }, kTimeoutMs));
         QVERIFY2(client.endedAsAStream(), client.text().c_str());
+    }
+
+    void cancellingTheQueueRowFailsTheRequest()
+    {
+        StudioApp studio(test::fakeLoader(std::make_shared<test::FakeBackend>(300)));
+        QVERIFY(showLoaded(studio, QStringLiteral("fake")));
+        const int port = freePort();
+        turnOn(studio.window()->apiServerDialog(), port);
+        auto reply = std::async(std::launch::async, [port] {
+            httplib::Client client("127.0.0.1", port);
+            client.set_read_timeout(60);
+            const auto res = client.Post("/v1/completions", json{{"prompt", "七言春联，关于春风"}}.dump(), "application/json");
+            return res ? std::make_pair(res->status, res->body) : std::make_pair(-1, std::string());
+        });
+        QueueModel* queue = studio.window()->queueModel();
+        QTRY_COMPARE_WITH_TIMEOUT(apiRows(queue).size(), 1, kTimeoutMs);
+        const quint64 id = apiRows(queue).first();
+        Q_EMIT studio.window()->queueView()->cancelRequested({id});   // "Cancel selected"
+        QVERIFY(QTest::qWaitFor([&] { return reply.wait_for(std::chrono::seconds(0)) == std::future_status::ready; },
+                                kTimeoutMs));
+        const auto [status, body] = reply.get();
+        QCOMPARE(status, 503);
+        QVERIFY2(body.find("cancelled on the server") != std::string::npos, body.c_str());
+        QTRY_COMPARE_WITH_TIMEOUT(queue->entry(id)->state, QueueState::Cancelled, kTimeoutMs);
     }
 
     void editorWorkGoesBeforeApiWork()

@@ -1,4 +1,5 @@
 #include "studio_app.h"
+#include "studio_test_util.h"
 #include "model_backend.h"
 
 #include "child_process.h"
@@ -28,6 +29,7 @@
 #include <map>
 
 using namespace couplet;
+using couplet::test::saveShot;
 using couplet::test::ChildProcess;
 using couplet::test::RedisServer;
 
@@ -35,17 +37,6 @@ namespace {
 
 constexpr int kRows = 12;
 constexpr int kTimeoutMs = 180000;
-
-// With COUPLET_TEST_SCREENSHOTS=DIR (run under xvfb-run), what a user would
-// see is saved there as NAME.png, to look at.
-void saveShot(QWidget* widget, const QString& name)
-{
-    const QString dir = qEnvironmentVariable("COUPLET_TEST_SCREENSHOTS");
-    if (dir.isEmpty())
-        return;
-    QTest::qWait(200);   // laid out and painted
-    widget->grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png"));
-}
 
 // id of each output row, counted.
 std::map<std::string, int> outputIds(const QString& path)
@@ -176,16 +167,7 @@ private Q_SLOTS:
 private:
     std::filesystem::path path(const char* name) const { return m_dir.filePath(QString::fromLatin1(name)).toStdString(); }
 
-    bool showLoaded(StudioApp& studio)
-    {
-        studio.setQuiet(true);
-        studio.window()->show();
-        DeviceOptions cpu;
-        cpu.device = "cpu";
-        studio.loadModel(m_model, cpu);
-        auto* generate = studio.window()->promptPanel()->findChild<QPushButton*>();
-        return QTest::qWaitFor([generate] { return generate->isEnabled(); }, kTimeoutMs);
-    }
+    bool showLoaded(StudioApp& studio) { return test::showLoaded(studio, m_model, kTimeoutMs); }
 
     // The dialog's choice, as a user makes it: workers at `url`.
     BulkImport importOnWorkers(const QString& url, const QString& output)
@@ -216,18 +198,7 @@ private:
         return nlohmann::json::parse(status.logText(), nullptr, false);
     }
 
-    static bool editorRequestFinishes(StudioApp& studio)
-    {
-        GenerationSpec spec;
-        spec.mode = PromptMode::Keywords;
-        spec.keywords = "春";
-        spec.length = 5;
-        spec.candidates = 1;
-        const quint64 id = studio.submit(spec);
-        QueueModel* queue = studio.window()->queueModel();
-        return QTest::qWaitFor([&] { return queue->entry(id)->isFinished(); }, kTimeoutMs)
-               && queue->entry(id)->state == QueueState::Done;
-    }
+    static bool editorRequestFinishes(StudioApp& studio) { return test::editorRequestFinishes(studio, kTimeoutMs); }
 
     QTemporaryDir m_dir;
     QString m_cli;
