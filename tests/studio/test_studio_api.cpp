@@ -214,7 +214,8 @@ private Q_SLOTS:
         QVERIFY2(client.endedAsAStream(), client.text().c_str());
 
         QueueModel* queue = studio.window()->queueModel();
-        QCOMPARE(apiRows(queue).size(), 1);
+        // The row comes with a queued signal, which the waits above may not have let in yet.
+        QTRY_COMPARE_WITH_TIMEOUT(apiRows(queue).size(), 1, kTimeoutMs);
         const quint64 id = apiRows(queue).first();
         QTRY_COMPARE_WITH_TIMEOUT(queue->entry(id)->state, QueueState::Cancelled, kTimeoutMs);
         QVERIFY(editorRequestFinishes(studio));
