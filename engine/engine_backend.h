@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace couplet {
 
@@ -25,6 +26,11 @@ public:
     virtual std::string validate(const GenerationSpec& spec) const = 0;
     virtual std::unique_ptr<TokenPolicy> makePolicy(const GenerationSpec& spec, int index) const = 0;
     virtual Couplet coupletOf(const TokenPolicy& policy) const = 0;
+    // Candidates sampled for an interactive request of spec.candidates: more
+    // when the model reranks (CoupletModel's 4x). The default reranks nothing.
+    virtual int sampledCandidates(const GenerationSpec& spec) const { return spec.candidates > 1 ? spec.candidates : 1; }
+    // Sorts finished candidates best first (CoupletScorer), filling their score parts.
+    virtual void rerank(const GenerationSpec& spec, std::vector<Couplet>& candidates) const {}
     virtual std::string deviceName() const = 0;
     virtual std::string summary() const = 0;
     // Intra-op CPU threads for the model; 0 = all cores.

@@ -2,6 +2,8 @@
 
 #include "engine_worker_impl.h"
 
+#include <algorithm>
+
 namespace couplet {
 namespace {
 
@@ -65,9 +67,11 @@ void EngineWorker::submit(quint64 requestId, const GenerationSpec& spec, bool bu
         problem = qs(d.backend->validate(spec));
     // Every policy before any submission: if one cannot be made, nothing of
     // the request is queued and it fails with the reason.
+    // An interactive request is reranked like the CLI's: sampled x4, best kept.
+    const int sampled = !problem.isEmpty() || bulk ? candidates : std::max(candidates, d.backend->sampledCandidates(spec));
     std::vector<std::unique_ptr<TokenPolicy>> policies;
     try {
-        for (int i = 0; problem.isEmpty() && i < candidates; ++i)
+        for (int i = 0; problem.isEmpty() && i < sampled; ++i)
             policies.push_back(d.backend->makePolicy(spec, i));
     } catch (const std::exception& e) {
         problem = qs(e.what());
@@ -76,9 +80,13 @@ void EngineWorker::submit(quint64 requestId, const GenerationSpec& spec, bool bu
         failRequest(requestId, candidates, problem);
         return;
     }
-    d.requests[requestId].remaining = candidates;
+    RequestInfo& info = d.requests[requestId];
+    info.remaining = sampled;
+    info.visible = candidates;
+    info.reranked = sampled > candidates;
+    info.spec = spec;
     const EngineBackend* backend = d.backend.get();
-    for (int i = 0; i < candidates; ++i) {
+    for (int i = 0; i < sampled; ++i) {
         auto snapshot = std::make_shared<CoupletSnapshot>();
         SequenceRequest request;
         request.priority = bulk ? Priority::Bulk : Priority::Interactive;
@@ -124,6 +132,8 @@ void EngineWorker::appendDelta(const SequenceInfo& info, std::string_view text)
     Impl& d = *m_impl;
     if (d.shuttingDown)
         return;
+    if (const auto r = d.requests.find(info.requestId); r != d.requests.end() && info.candidate >= r->second.visible)
+        return;   // a candidate sampled for reranking only: not shown while it is written
     const auto key = std::make_pair(info.requestId, info.candidate);
     auto index = d.pendingIndex.find(key);
     if (index == d.pendingIndex.end()) {
@@ -161,11 +171,16 @@ void EngineWorker::finishSequence(const SequenceInfo& info, const SequenceResult
     c.tokens = int(result.tokens.size());
     c.score = couplet.score != 0 || c.tokens == 0 ? couplet.score : result.logProb / c.tokens;
     c.seed = couplet.seed;
-    // The candidate's last text goes out before its result.
-    flushChunks();
-    Q_EMIT candidateFinished(c);
-
     RequestInfo& r = d.requests[info.requestId];
+    if (r.reranked) {
+        r.held.push_back(c);
+        r.heldCouplets.push_back(couplet);
+    } else {
+        // The candidate's last text goes out before its result.
+        flushChunks();
+        Q_EMIT candidateFinished(c);
+    }
+
     r.done += c.outcome == Outcome::Done;
     r.cancelled += c.outcome == Outcome::Cancelled;
     if (c.outcome == Outcome::Failed && r.error.isEmpty())
@@ -177,8 +192,42 @@ void EngineWorker::finishSequence(const SequenceInfo& info, const SequenceResult
         r.generatingMs = std::max(r.generatingMs, result.metrics.totalMs - result.metrics.queueWaitMs);
     }
     r.tokens += c.tokens;
-    if (--r.remaining <= 0)
+    if (--r.remaining <= 0) {
+        if (r.reranked)
+            sendReranked(info.requestId, r);
         finishRequest(info.requestId);
+    }
+}
+
+// The best r.visible of a reranked request's candidates, into slots
+// 0..visible-1; slots without a finished couplet keep their own outcome.
+void EngineWorker::sendReranked(quint64 requestId, RequestInfo& r)
+{
+    Impl& d = *m_impl;
+    std::vector<Couplet> done;
+    for (std::size_t i = 0; i < r.held.size(); ++i)
+        if (r.held[i].outcome == Outcome::Done) {
+            done.push_back(r.heldCouplets[i]);
+            done.back().score = r.held[i].score;
+        }
+    if (d.backend)
+        d.backend->rerank(r.spec, done);
+    std::sort(r.held.begin(), r.held.end(), [](const CandidateResult& a, const CandidateResult& b) { return a.candidate < b.candidate; });
+    flushChunks();
+    for (int slot = 0; slot < r.visible; ++slot) {
+        CandidateResult out = slot < static_cast<int>(r.held.size()) ? r.held[std::size_t(slot)] : CandidateResult{};
+        if (slot < static_cast<int>(done.size())) {
+            const Couplet& best = done[std::size_t(slot)];
+            const auto source = std::find_if(r.held.begin(), r.held.end(), [&](const CandidateResult& c) {
+                return c.outcome == Outcome::Done && c.seed == best.seed;
+            });
+            out = *source;
+            out.score = best.score;
+        }
+        out.requestId = requestId;
+        out.candidate = slot;
+        Q_EMIT candidateFinished(out);
+    }
 }
 
 void EngineWorker::finishRequest(quint64 requestId)

@@ -26,6 +26,8 @@ struct SequenceRequest;
 // Requests of the local API server (submitApi()) run at bulk priority, so
 // that work typed in the editor never waits behind them.
 // No libtorch here: the model is reached through EngineBackend (pimpl).
+struct RequestInfo;
+
 class EngineWorker : public QObject {
     Q_OBJECT
 public:
@@ -77,6 +79,7 @@ private:
     void emitStats();
     bool hasWork() const;
     void failRequest(quint64 requestId, int candidates, const QString& message);
+    void sendReranked(quint64 requestId, RequestInfo& r);
     void endWorkForReload();
 
     void startNextAutoTune();

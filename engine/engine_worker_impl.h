@@ -31,6 +31,14 @@ struct SequenceInfo {
 
 struct RequestInfo {
     int remaining = 0;
+    // Reranked requests sample more candidates than the editor shows: the
+    // first `visible` stream live; all are kept and the best `visible` are
+    // sent when the last one ends.
+    int visible = 0;
+    bool reranked = false;
+    GenerationSpec spec;
+    std::vector<CandidateResult> held;
+    std::vector<Couplet> heldCouplets;   // held[i]'s couplet as the policy wrote it
     int done = 0;
     int cancelled = 0;
     QString error;

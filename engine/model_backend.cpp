@@ -1,6 +1,7 @@
 #include "model_backend.h"
 
 #include "couplet_model.h"
+#include "generate.h"
 
 #include <torch/torch.h>
 
@@ -18,6 +19,11 @@ public:
         return m_model->makePolicy(spec, index);
     }
     Couplet coupletOf(const TokenPolicy& policy) const override { return CoupletModel::coupletOf(policy); }
+    int sampledCandidates(const GenerationSpec& spec) const override { return couplet::sampledCandidates(spec); }
+    void rerank(const GenerationSpec& spec, std::vector<Couplet>& candidates) const override
+    {
+        m_model->rerank(spec, candidates);
+    }
     std::string deviceName() const override { return m_model->deviceName(); }
     std::string summary() const override { return m_model->summary(); }
     void setThreads(int threads) override

@@ -1,6 +1,10 @@
 #include "studio_app.h"
 #include "model_backend.h"
 
+#include "couplet_model.h"
+#include "engine_controller.h"
+#include "generate.h"
+
 #include "tiny_model.h"
 
 #include "editor/editor_view.h"
@@ -11,6 +15,7 @@
 #include "queue/queue_model.h"
 
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -72,6 +77,55 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(history->rowCount(), historyBefore + 1, 10000);
         QCOMPARE(history->index(0, HistoryModel::UpperColumn).data().toString(), couplet.upper);
         QCOMPARE(history->index(0, HistoryModel::LowerColumn).data().toString(), couplet.lower);
+    }
+
+    // Candidates from the editor are reranked as the CLI's are: four times as
+    // many sampled (the hidden ones not streamed), the best kept by
+    // CoupletScorer; so the editor shows what generateCouplets() returns.
+    void editorCandidatesAreRerankedLikeTheCli()
+    {
+        GenerationSpec spec;
+        spec.mode = PromptMode::Keywords;
+        spec.keywords = "春福";
+        spec.length = 5;
+        spec.candidates = 2;
+        spec.sampling.seed = 42;
+        QVERIFY(spec.rerank);
+        DeviceOptions cpu;
+        cpu.device = "cpu";
+        const auto model = CoupletModel::load(m_modelDir.toStdString(), cpu);
+        auto decoder = model->makeDecoder();
+        const auto want = generateCouplets(*model, *decoder, spec);
+        QCOMPARE(int(want.size()), 2);
+
+        StudioApp studio(&loadModelBackend);
+        studio.setQuiet(true);
+        MainWindow* window = studio.window();
+        window->show();
+        studio.loadModel(m_modelDir, cpu);
+        auto* generate = window->promptPanel()->findChild<QPushButton*>();
+        QTRY_VERIFY_WITH_TIMEOUT(generate->isEnabled(), 30000);
+        QSignalSpy candidates(studio.engine(), &EngineController::candidateFinished);
+        QSignalSpy requests(studio.engine(), &EngineController::requestFinished);
+        window->promptPanel()->setSpec(spec);
+        window->promptPanel()->generate();
+        QTRY_COMPARE_WITH_TIMEOUT(requests.count(), 1, 60000);
+        QCOMPARE(candidates.count(), 2);
+        int shownTokens = 0;
+        for (int i = 0; i < 2; ++i) {
+            const auto c = candidates.at(i).at(0).value<CandidateResult>();
+            QCOMPARE(c.candidate, i);
+            QCOMPARE(c.outcome, Outcome::Done);
+            QCOMPARE(c.upper.toStdString(), want[std::size_t(i)].upper);
+            QCOMPARE(c.lower.toStdString(), want[std::size_t(i)].lower);
+            QCOMPARE(c.hengpi.toStdString(), want[std::size_t(i)].hengpi);
+            QCOMPARE(c.score, want[std::size_t(i)].score);
+            shownTokens += c.tokens;
+        }
+        // Eight were written: the request's tokens count all of them.
+        const auto summary = requests.at(0).at(0).value<RequestSummary>();
+        QVERIFY(summary.tokens > 3 * shownTokens);
+        QCOMPARE(window->editor()->candidate(0).upper.toStdString(), want[0].upper);
     }
 
 private:
