@@ -13,6 +13,7 @@
 #include "stats.h"
 
 #include <chrono>
+#include <functional>
 
 namespace couplet::bench {
 namespace {
@@ -22,26 +23,24 @@ void synchronize(const torch::Device& device)
     if (device.is_cuda()) torch::cuda::synchronize();
 }
 
-// Times a @ b, repeated until `minSeconds` have passed (after one warm-up).
-MatmulPoint timeMatmul(const std::string& label, long long m, long long k, long long n, const torch::TensorOptions& opts,
-                       double minSeconds)
+// Runs `product` (an m x k by k x n product) once to warm up, then until
+// `minSeconds` have passed; `sync` waits for the device (every 4th run).
+MatmulPoint timeProduct(const std::string& label, long long m, long long k, long long n, double minSeconds,
+                        const std::function<void()>& product, const std::function<void()>& sync)
 {
-    torch::NoGradGuard guard;
-    auto a = torch::randn({m, k}, opts);
-    auto b = torch::randn({k, n}, opts);
-    auto c = torch::matmul(a, b);
-    synchronize(opts.device());
+    product();
+    sync();
     int reps = 0;
     const double cpuStart = processCpuSeconds();
     const auto start = std::chrono::steady_clock::now();
     double seconds = 0;
     while (reps < 3 || seconds < minSeconds) {
-        c = torch::matmul(a, b);
+        product();
         ++reps;
-        if (reps % 4 == 0 || reps < 4) synchronize(opts.device());
+        if (reps % 4 == 0 || reps < 4) sync();
         seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
-    synchronize(opts.device());
+    sync();
     seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const double cpuSeconds = processCpuSeconds() - cpuStart;
     MatmulPoint p;
@@ -55,8 +54,20 @@ MatmulPoint timeMatmul(const std::string& label, long long m, long long k, long 
     return p;
 }
 
-// Times the native decoder's kernels on an m x k by k x n product (weights
-// packed at `precision`, split over the threads as the decoder does).
+// torch::matmul in the model's dtype on its device.
+MatmulPoint timeMatmul(const std::string& label, long long m, long long k, long long n, const torch::TensorOptions& opts,
+                       double minSeconds)
+{
+    torch::NoGradGuard guard;
+    auto a = torch::randn({m, k}, opts);
+    auto b = torch::randn({k, n}, opts);
+    torch::Tensor c;
+    return timeProduct(label, m, k, n, minSeconds, [&] { c = torch::matmul(a, b); },
+                       [&] { synchronize(opts.device()); });
+}
+
+// The native decoder's kernels (weights packed at `precision`, split over
+// the threads as the decoder does).
 MatmulPoint timeNative(const std::string& label, long long m, long long k, long long n, NativePrecision precision,
                        double minSeconds)
 {
@@ -82,26 +93,7 @@ MatmulPoint timeNative(const std::string& label, long long m, long long k, long 
             runLinear(cpu, packed, part);
         });
     };
-    product();
-    int reps = 0;
-    const double cpuStart = processCpuSeconds();
-    const auto start = std::chrono::steady_clock::now();
-    double seconds = 0;
-    while (reps < 3 || seconds < minSeconds) {
-        product();
-        ++reps;
-        seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    }
-    const double cpuSeconds = processCpuSeconds() - cpuStart;
-    MatmulPoint p;
-    p.label = label;
-    p.m = m;
-    p.k = k;
-    p.n = n;
-    p.milliseconds = seconds * 1000.0 / reps;
-    p.gflops = 2.0 * double(m) * double(k) * double(n) * reps / seconds / 1e9;
-    p.cpuGflops = cpuSeconds > 0 ? p.gflops * seconds / cpuSeconds : 0;
-    return p;
+    return timeProduct(label, m, k, n, minSeconds, product, [] {});
 }
 
 std::string dtypeName(torch::ScalarType t)
