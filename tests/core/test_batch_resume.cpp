@@ -29,7 +29,9 @@ using couplet::test::TempDir;
 
 namespace {
 
-constexpr int kRows = 200;
+// Enough rows that a run takes many kills: the native decoder writes 200 rows
+// of the tiny model in under a second, and a run then ended after 3 or 4 kills.
+constexpr int kRows = 800;
 constexpr int kMaxKills = 30;
 constexpr int kMinMidJobKills = 3;
 
