@@ -63,15 +63,6 @@ std::optional<NativePrecision> pickPrecision(const std::string& precision)
     throw std::runtime_error("unknown precision '" + precision + "' (use auto, fp32, bf16 or libtorch)");
 }
 
-WeightMap weightsOf(LmImpl& lm)
-{
-    WeightMap out;
-    for (const auto& p : lm.named_parameters()) {
-        const auto t = p.value().detach().to(torch::kCPU, torch::kFloat32).contiguous();
-        out[p.key()].assign(t.data_ptr<float>(), t.data_ptr<float>() + t.numel());
-    }
-    return out;
-}
 
 // Checks the characters of a user-supplied text; returns "" or the problem.
 std::string checkChars(const CoupletModelImpl& m, const std::string& what, const std::u32string& text, bool allowMarks)
@@ -195,9 +186,19 @@ std::shared_ptr<const CoupletModel> CoupletModel::load(const std::filesystem::pa
     for (const auto& p : m->lm->parameters()) m->parameters += p.numel();
     if (!m->device.is_cuda()) {
         attempt(dir, [&] { m->native = pickPrecision(options.precision); });
-        if (m->native) m->weights = weightsOf(*m->lm);
+        if (m->native) m->weights = nativeWeightsOf(*m->lm);
     }
     return std::shared_ptr<const CoupletModel>(new CoupletModel(std::move(m)));
+}
+
+WeightMap nativeWeightsOf(LmImpl& lm)
+{
+    WeightMap out;
+    for (const auto& p : lm.named_parameters()) {
+        const auto t = p.value().detach().to(torch::kCPU, torch::kFloat32).contiguous();
+        out[p.key()].assign(t.data_ptr<float>(), t.data_ptr<float>() + t.numel());
+    }
+    return out;
 }
 
 std::filesystem::path CoupletModel::defaultModelDir()
@@ -331,11 +332,8 @@ std::string CoupletModel::deviceName() const
     {
         const std::string threads = std::to_string(torch::get_num_threads()) + " threads, ";
         if (!m_impl->native) return "cpu (" + threads + "fp32, libtorch on " + detectBlas().name() + ")";
-        const CpuKernels cpu = CpuKernels::detect();
-        const bool bf16 = *m_impl->native == NativePrecision::Bf16;
-        const bool fast = bf16 ? cpu.avx512bf16 : cpu.avx512;
-        return "cpu (" + threads + nameOf(*m_impl->native) + ", native " + (fast ? (bf16 ? "avx512-bf16" : "avx512") : "portable")
-            + " kernels)";
+        return "cpu (" + threads + nameOf(*m_impl->native) + ", native "
+            + kernelName(*m_impl->native, CpuKernels::detect()) + " kernels)";
     }
     return "cuda:" + std::to_string(m_impl->device.index() < 0 ? 0 : m_impl->device.index())
         + (m_impl->dtype == torch::kFloat16 ? " (fp16)" : " (fp32)");

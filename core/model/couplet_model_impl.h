@@ -40,4 +40,7 @@ public:
 // Throws std::runtime_error naming the file and the tensor.
 void loadWeightsInto(LmImpl& lm, const std::filesystem::path& path);
 
+// The weights of `lm` as fp32 copies on the CPU, by name: what NativeDecoder packs.
+WeightMap nativeWeightsOf(LmImpl& lm);
+
 } // namespace couplet

@@ -165,6 +165,12 @@ CpuKernels CpuKernels::detect()
     return k;
 }
 
+const char* kernelName(NativePrecision p, const CpuKernels& cpu)
+{
+    if (p == NativePrecision::Bf16) return cpu.avx512bf16 ? "avx512-bf16" : "portable";
+    return cpu.avx512 ? "avx512" : "portable";
+}
+
 void runLinear(const CpuKernels& cpu, const PackedLinear& w, const LinearCall& c)
 {
 #ifdef COUPLET_X86_KERNELS

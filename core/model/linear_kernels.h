@@ -33,6 +33,9 @@ struct LinearCall {
 
 void runLinear(const CpuKernels& cpu, const PackedLinear& w, const LinearCall& call);
 
+// "avx512-bf16", "avx512" or "portable": the kernels runLinear() uses for `p` on `cpu`.
+const char* kernelName(NativePrecision p, const CpuKernels& cpu);
+
 // x rounded to bf16, `count` values.
 void roundToBf16(const CpuKernels& cpu, const float* x, std::uint16_t* out, int count);
 

@@ -65,8 +65,7 @@ NativeDecoder::NativeDecoder(const ModelConfig& config, const WeightMap& w, Nati
 
 std::string NativeDecoder::kernelName() const
 {
-    if (m_precision == NativePrecision::Bf16) return m_kernels.avx512bf16 ? "avx512-bf16" : "portable";
-    return m_kernels.avx512 ? "avx512" : "portable";
+    return couplet::kernelName(m_precision, m_kernels);
 }
 
 std::size_t NativeDecoder::weightBytes() const

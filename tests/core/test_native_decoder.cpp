@@ -31,16 +31,6 @@ Lm tinyLm(int vocab = 83)
     return lm;
 }
 
-WeightMap weightsOf(Lm& lm)
-{
-    WeightMap out;
-    for (const auto& p : lm->named_parameters()) {
-        auto t = p.value().detach().contiguous();
-        out[p.key()].assign(t.data_ptr<float>(), t.data_ptr<float>() + t.numel());
-    }
-    return out;
-}
-
 double maxDiff(const std::vector<float>& a, const std::vector<float>& b)
 {
     CHECK_EQ(a.size(), b.size());
@@ -97,7 +87,7 @@ COUPLET_TEST(fp32MatchesLibtorchOnTheFastKernels)
 {
     Lm lm = tinyLm();
     TorchDecoder reference(lm, torch::kCPU);
-    NativeDecoder native(lm->config(), weightsOf(lm), NativePrecision::Fp32);
+    NativeDecoder native(lm->config(), nativeWeightsOf(*lm), NativePrecision::Fp32);
     const double d = largestDifference(reference, native);
     std::cout << "fp32 " << native.kernelName() << " kernels: largest logit difference " << d << '\n';
     CHECK(d < 1e-4);
@@ -107,7 +97,7 @@ COUPLET_TEST(fp32MatchesLibtorchOnThePortableKernels)
 {
     Lm lm = tinyLm();
     TorchDecoder reference(lm, torch::kCPU);
-    NativeDecoder native(lm->config(), weightsOf(lm), NativePrecision::Fp32, CpuKernels::portable());
+    NativeDecoder native(lm->config(), nativeWeightsOf(*lm), NativePrecision::Fp32, CpuKernels::portable());
     CHECK_EQ(native.kernelName(), std::string("portable"));
     const double d = largestDifference(reference, native);
     std::cout << "fp32 portable kernels: largest logit difference " << d << '\n';
@@ -121,7 +111,7 @@ COUPLET_TEST(fp32MatchesLibtorchOnThePortableKernels)
 COUPLET_TEST(bf16KernelsAgreeAndStayCloseToFp32)
 {
     Lm lm = tinyLm();
-    const WeightMap w = weightsOf(lm);
+    const WeightMap w = nativeWeightsOf(*lm);
     NativeDecoder fp32(lm->config(), w, NativePrecision::Fp32);
     NativeDecoder fast(lm->config(), w, NativePrecision::Bf16);
     NativeDecoder portable(lm->config(), w, NativePrecision::Bf16, CpuKernels::portable());
@@ -136,7 +126,7 @@ COUPLET_TEST(bf16KernelsAgreeAndStayCloseToFp32)
 COUPLET_TEST(badItemsAreRefusedWithAMessage)
 {
     Lm lm = tinyLm();
-    NativeDecoder d(lm->config(), weightsOf(lm), NativePrecision::Fp32);
+    NativeDecoder d(lm->config(), nativeWeightsOf(*lm), NativePrecision::Fp32);
     d.reserveRows(2);
     std::vector<float> logits;
     const auto refuses = [&](auto&& call, const std::string& words) {
@@ -153,7 +143,7 @@ COUPLET_TEST(badItemsAreRefusedWithAMessage)
     refuses([&] { d.prefill(std::vector<PrefillItem>{{0, {d.vocabSize()}}}, logits); }, "vocabulary");
     refuses([&] { d.decode(std::vector<DecodeItem>{{0, 4, d.maxSequenceLength()}}, logits); }, "maximum length");
     refuses([&] { d.decode(std::vector<DecodeItem>{{1, 4, 0}}, logits); }, "0..n-1");
-    WeightMap missing = weightsOf(lm);
+    WeightMap missing = nativeWeightsOf(*lm);
     missing.erase("ln_f.bias");
     refuses([&] { NativeDecoder(lm->config(), missing, NativePrecision::Fp32); }, "ln_f.bias");
 }
