@@ -116,7 +116,7 @@ void CompletionHandler::respondWhole(const httplib::Request& req, httplib::Respo
     auto job = m_engine.submit(specsOf(request), request.n, request.maxTokens);
     const ConnectionProbe probe(req.local_port, req.remote_addr, req.remote_port);
     while (!job->done()) {
-        job->waitForEvents(kSlice);
+        job->waitForEnd(kSlice);
         job->takeEvents();
         if (job->done()) break;
         if (probe.peerClosed() || m_stopping) {

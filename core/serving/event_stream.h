@@ -42,6 +42,7 @@ private:
     ServingMetrics& m_metrics;
     ConnectionProbe m_probe;
     std::chrono::steady_clock::time_point m_start;
+    std::chrono::steady_clock::time_point m_lastWrite; // of text; none yet: the epoch
     std::chrono::milliseconds m_timeout;
     const std::atomic<bool>& m_stopping;
     bool m_opened = false;

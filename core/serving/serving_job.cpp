@@ -1,5 +1,6 @@
 #include "serving_job.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace couplet {
@@ -15,11 +16,13 @@ void ServingJob::deliver(int index, std::string_view raw)
     std::lock_guard lock(m_mutex);
     std::string text = m_streams[static_cast<std::size_t>(index)].push(raw);
     if (text.empty()) return;
-    if (!m_events.empty() && m_events.back().index == index && !m_events.back().finished)
+    const bool first = m_events.empty();
+    if (!first && m_events.back().index == index && !m_events.back().finished)
         m_events.back().text += text;
     else
         m_events.push_back({index, std::move(text), false, {}});
-    m_changed.notify_all();
+    // Only the first event wakes a waiter; the rest join it before it runs.
+    if (first && m_wakeOnText) m_changed.notify_all();
 }
 
 void ServingJob::finish(int index, const SequenceResult& result, bool cutShort)
@@ -36,13 +39,27 @@ void ServingJob::finish(int index, const SequenceResult& result, bool cutShort)
     o.firstTokenMs = result.metrics.firstTokenMs;
     m_events.push_back({index, {}, true, o.finishReason});
     --m_remaining;
-    m_changed.notify_all();
+    if (m_remaining == 0 || m_wakeOnText) m_changed.notify_all();
 }
 
-void ServingJob::waitForEvents(std::chrono::milliseconds slice)
+void ServingJob::waitForEvents(std::chrono::milliseconds slice, std::chrono::steady_clock::time_point gatherUntil)
 {
     std::unique_lock lock(m_mutex);
-    m_changed.wait_for(lock, slice, [&] { return !m_events.empty() || m_remaining == 0; });
+    const auto deadline = std::chrono::steady_clock::now() + slice;
+    if (gatherUntil > std::chrono::steady_clock::now()) {
+        m_wakeOnText = false;
+        m_changed.wait_until(lock, std::min(gatherUntil, deadline), [&] { return m_remaining == 0; });
+    }
+    m_wakeOnText = true;
+    m_changed.wait_until(lock, deadline, [&] { return !m_events.empty() || m_remaining == 0; });
+    m_wakeOnText = false;
+}
+
+void ServingJob::waitForEnd(std::chrono::milliseconds slice)
+{
+    std::unique_lock lock(m_mutex);
+    m_wakeOnText = false;
+    m_changed.wait_for(lock, slice, [&] { return m_remaining == 0; });
 }
 
 std::vector<JobEvent> ServingJob::takeEvents()

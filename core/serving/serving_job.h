@@ -46,8 +46,14 @@ public:
     void deliver(int index, std::string_view raw);
     void finish(int index, const SequenceResult& result, bool cutShort);
 
-    // HTTP thread: waits at most `slice` for events or the end.
-    void waitForEvents(std::chrono::milliseconds slice);
+    // HTTP thread: waits at most `slice` for events or the end. Text that
+    // arrives before `gatherUntil` does not wake the caller: it is handed over
+    // together with what follows, so that a stream sends a few characters per
+    // write instead of one write (and one thread wake-up) per decode step.
+    void waitForEvents(std::chrono::milliseconds slice, std::chrono::steady_clock::time_point gatherUntil = {});
+    // HTTP thread: waits at most `slice` for the end of every sequence;
+    // streamed text does not wake the caller.
+    void waitForEnd(std::chrono::milliseconds slice);
     std::vector<JobEvent> takeEvents();
     bool done() const;
     std::vector<SequenceOutcome> outcomes() const;
@@ -60,6 +66,7 @@ private:
     std::vector<SequenceOutcome> m_outcomes;
     std::vector<JobEvent> m_events;
     int m_remaining;
+    bool m_wakeOnText = false; // the waiter wants to be woken by new text
 };
 
 } // namespace couplet

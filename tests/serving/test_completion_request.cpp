@@ -4,10 +4,14 @@
 #include "completion_request.h"
 #include "couplet_text_stream.h"
 #include "response_format.h"
+#include "serving_job.h"
 #include "serving_metrics.h"
 #include "utf8.h"
 
 #include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <thread>
 
 using namespace couplet;
 using json = nlohmann::json;
@@ -224,4 +228,77 @@ COUPLET_TEST(exposesPrometheusText)
     CHECK(text.find("couplet_time_to_first_token_seconds_bucket{le=\"0.01\"} 0\n") != std::string::npos);
     CHECK(text.find("couplet_request_duration_seconds_count 1\n") != std::string::npos);
     CHECK(text.find("# TYPE couplet_request_duration_seconds histogram\n") != std::string::npos);
+}
+
+namespace {
+
+// Runs `wait` on another thread, then `act` here; the seconds the waiter took.
+template <typename Wait, typename Act>
+double secondsWaited(Wait wait, Act act)
+{
+    const auto start = std::chrono::steady_clock::now();
+    std::thread waiter(wait);
+    act();
+    waiter.join();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::string textOf(const std::vector<JobEvent>& events)
+{
+    std::string text;
+    for (const auto& e : events) text += e.text;
+    return text;
+}
+
+} // namespace
+
+// A stream's first text wakes its waiter at once (the slice is minutes long:
+// a missed wake-up shows as a wait of minutes).
+COUPLET_TEST(servingJobWakesAStreamOnItsFirstText)
+{
+    ServingJob job(1, 1);
+    const double s = secondsWaited([&] { job.waitForEvents(std::chrono::minutes(3)); }, [&] { job.deliver(0, "春"); });
+    CHECK(s < 60);
+    const auto events = job.takeEvents();
+    CHECK_EQ(events.size(), std::size_t{1});
+    CHECK_EQ(textOf(events), std::string("上联：春"));
+}
+
+// Text within the gathering window is held and joins what follows; the end
+// is never held: the waiter gets all of it in one hand-over.
+COUPLET_TEST(servingJobGathersTextButNotTheEnd)
+{
+    ServingJob job(1, 2);
+    const auto gatherUntil = std::chrono::steady_clock::now() + std::chrono::minutes(2);
+    const double s = secondsWaited([&] { job.waitForEvents(std::chrono::minutes(3), gatherUntil); },
+                                   [&] {
+                                       job.deliver(0, "春风");
+                                       job.deliver(0, "\n");
+                                       job.deliver(1, "瑞");
+                                       job.finish(0, SequenceResult{}, false);
+                                       job.finish(1, SequenceResult{}, true);
+                                   });
+    CHECK(s < 60);
+    CHECK(job.done());
+    const auto events = job.takeEvents();
+    CHECK_EQ(textOf(events), std::string("上联：春风\n下联：上联：瑞"));
+    int ends = 0;
+    for (const auto& e : events) ends += e.finished ? 1 : 0;
+    CHECK_EQ(ends, 2);
+    const auto outcomes = job.outcomes();
+    CHECK_EQ(outcomes[1].finishReason, std::string("length"));
+}
+
+// A whole (not streamed) response waits for the end only, and the text is kept.
+COUPLET_TEST(servingJobWaitForEndReturnsAtTheEnd)
+{
+    ServingJob job(1, 1);
+    const double s = secondsWaited([&] { job.waitForEnd(std::chrono::minutes(3)); },
+                                   [&] {
+                                       job.deliver(0, "春");
+                                       job.finish(0, SequenceResult{}, false);
+                                   });
+    CHECK(s < 60);
+    const auto outcomes = job.outcomes();
+    CHECK_EQ(outcomes[0].text, std::string("上联：春"));
 }
