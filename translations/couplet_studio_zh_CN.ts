@@ -2,6 +2,88 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>LocalApiServer</name>
+    <message>
+        <source>Port %1 is already in use by another program: choose another port and turn the server on again.</source>
+        <translation>端口 %1 已被其他程序占用：请换一个端口，再打开服务器。</translation>
+    </message>
+    <message>
+        <source>Port %1 needs administrator rights: choose a port above 1024.</source>
+        <translation>端口 %1 需要管理员权限：请选择 1024 以上的端口。</translation>
+    </message>
+    <message>
+        <source>The server cannot listen on %1:%2: %3</source>
+        <translation>服务器无法在 %1:%2 上监听：%3</translation>
+    </message>
+</context>
+<context>
+    <name>couplet::ApiServerDialog</name>
+    <message>
+        <source>Local API server</source>
+        <translation>本地 API 服务器</translation>
+    </message>
+    <message>
+        <source>Serve the OpenAI-compatible API from this app</source>
+        <translation>由本应用提供与 OpenAI 兼容的 API</translation>
+    </message>
+    <message>
+        <source>Port:</source>
+        <translation>端口：</translation>
+    </message>
+    <message>
+        <source>Listen on:</source>
+        <translation>监听：</translation>
+    </message>
+    <message>
+        <source>This computer only (127.0.0.1)</source>
+        <translation>仅本机（127.0.0.1）</translation>
+    </message>
+    <message>
+        <source>All network interfaces (other computers can connect)</source>
+        <translation>所有网络接口（其他电脑可以连接）</translation>
+    </message>
+    <message>
+        <source>API key:</source>
+        <translation>API 密钥：</translation>
+    </message>
+    <message>
+        <source>none: any client may call</source>
+        <translation>无：任何客户端都可调用</translation>
+    </message>
+    <message>
+        <source>Generate</source>
+        <translation>生成密钥</translation>
+    </message>
+    <message>
+        <source>URL:</source>
+        <translation>地址：</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Web pages and scripts call POST /v1/completions or /v1/chat/completions, as with OpenAI&apos;s API; their requests appear in the queue with priority &quot;api&quot; and batch with the app&apos;s own work. A key is sent as the header Authorization: Bearer KEY.</source>
+        <translation>网页和脚本像调用 OpenAI 的 API 一样调用 POST /v1/completions 或 /v1/chat/completions；这些请求以优先级“api”出现在队列中，与本应用自己的任务一起批处理。密钥通过请求头 Authorization: Bearer KEY 发送。</translation>
+    </message>
+    <message>
+        <source>Running on %1:%2. Stop the server to change its port, address or key.</source>
+        <translation>运行于 %1:%2。停止服务器后才能更改端口、地址或密钥。</translation>
+    </message>
+    <message>
+        <source>Other computers can call it without a key.</source>
+        <translation>其他电脑无需密钥即可调用。</translation>
+    </message>
+    <message>
+        <source>Stopped.</source>
+        <translation>已停止。</translation>
+    </message>
+</context>
+<context>
     <name>couplet::BulkJobBar</name>
     <message>
         <source>starting</source>
@@ -46,6 +128,18 @@
     <message>
         <source>Cancel job</source>
         <translation>取消任务</translation>
+    </message>
+    <message>
+        <source>Workers at %1: %2 live · %3 rows queued, %4 at workers · %5 dead-letter rows · %6 duplicates</source>
+        <translation>%1 的工作进程：在线 %2 · 排队 %3 行，工作进程处理中 %4 行 · 死信 %5 行 · 重复 %6</translation>
+    </message>
+    <message>
+        <source>%1%2: %3 rows, %4 rows/s</source>
+        <translation>%1%2：%3 行，%4 行/秒</translation>
+    </message>
+    <message>
+        <source> (gone)</source>
+        <translation>（已离线）</translation>
     </message>
 </context>
 <context>
@@ -105,6 +199,21 @@
     <message>
         <source>p95 ms</source>
         <translation>p95 毫秒</translation>
+    </message>
+</context>
+<context>
+    <name>couplet::ClusterBulkWorker</name>
+    <message>
+        <source>Another job is running on the workers; cancel it first.</source>
+        <translation>工作进程上已有另一个任务在运行；请先取消它。</translation>
+    </message>
+    <message>
+        <source>Redis at %1 cannot be reached (%2). The job is paused; the rows queued there and every finished row are kept. Press Resume when Redis is back.</source>
+        <translation>无法连接 %1 的 Redis（%2）。任务已暂停；已排队的行和所有已完成的行都会保留。Redis 恢复后请按“继续”。</translation>
+    </message>
+    <message>
+        <source>no answer</source>
+        <translation>无应答</translation>
     </message>
 </context>
 <context>
@@ -232,6 +341,22 @@
         <source>No column holds the prompt: choose the keywords, 上联 or 藏头 column.</source>
         <translation>没有提示列：请选择关键词、上联或藏头列。</translation>
     </message>
+    <message>
+        <source>This computer</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <source>Workers at</source>
+        <translation>工作进程：</translation>
+    </message>
+    <message>
+        <source>Run on:</source>
+        <translation>运行于：</translation>
+    </message>
+    <message>
+        <source>Workers&apos; Redis: %1</source>
+        <translation>工作进程的 Redis：%1</translation>
+    </message>
 </context>
 <context>
     <name>couplet::EditorView</name>
@@ -314,6 +439,26 @@
         <source>Another bulk job is running; cancel it first.</source>
         <translation>另一个批量任务正在运行，请先取消。</translation>
     </message>
+    <message>
+        <source>The model was reloaded during auto-tune.</source>
+        <translation>自动调优期间模型被重新加载。</translation>
+    </message>
+    <message>
+        <source>Auto-tune was cancelled.</source>
+        <translation>自动调优已取消。</translation>
+    </message>
+    <message>
+        <source>Auto-tune is measuring the engine; start the job when it has finished.</source>
+        <translation>自动调优正在测量引擎；请在它完成后再开始任务。</translation>
+    </message>
+    <message>
+        <source>Auto-tune is measuring the engine; resume the job when it has finished.</source>
+        <translation>自动调优正在测量引擎；请在它完成后再继续任务。</translation>
+    </message>
+    <message>
+        <source>Auto-tune is measuring the engine; generate again when it has finished.</source>
+        <translation>自动调优正在测量引擎；请在它完成后再生成。</translation>
+    </message>
 </context>
 <context>
     <name>couplet::HistoryModel</name>
@@ -394,6 +539,18 @@
     <message>
         <source>Cannot save to the history %1: %2</source>
         <translation>无法保存到历史记录 %1：%2</translation>
+    </message>
+    <message>
+        <source>The history %1 could not be read (%2), nor moved aside; nothing is saved this session.</source>
+        <translation>无法读取历史记录 %1（%2），也无法将其移开；本次会话不会保存任何内容。</translation>
+    </message>
+    <message>
+        <source>The history %1 could not be read (%2). It was moved to %3 and a new history begun.</source>
+        <translation>无法读取历史记录 %1（%2）。已将其移至 %3，并开始新的历史记录。</translation>
+    </message>
+    <message>
+        <source>the integrity check returned nothing</source>
+        <translation>完整性检查没有返回结果</translation>
     </message>
 </context>
 <context>
@@ -538,6 +695,14 @@
         <source>CSV files (*.csv *.txt);;All files (*)</source>
         <translation>CSV 文件 (*.csv *.txt);;所有文件 (*)</translation>
     </message>
+    <message>
+        <source>&amp;Settings</source>
+        <translation>设置(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Local &amp;API server…</source>
+        <translation>本地 &amp;API 服务器…</translation>
+    </message>
 </context>
 <context>
     <name>couplet::PromptPanel</name>
@@ -649,6 +814,10 @@
         <source>A 横批 has four characters; &quot;%1&quot; has %2.</source>
         <translation>横批应为四个字；“%1”有 %2 个字。</translation>
     </message>
+    <message>
+        <source>Every keyword must appear (in the 上联)</source>
+        <translation>每个关键词都必须出现（在上联中）</translation>
+    </message>
 </context>
 <context>
     <name>couplet::QueueModel</name>
@@ -708,13 +877,17 @@
         <source>Tokens/s</source>
         <translation>词元/秒</translation>
     </message>
+    <message>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>api</source>
+        <translation>API</translation>
+    </message>
 </context>
 <context>
     <name>couplet::QueueView</name>
-    <message>
-        <source>%1 waiting, %2 running, %3 done, %4 failed, %5 cancelled</source>
-        <translation>等待 %1，生成中 %2，完成 %3，失败 %4，已取消 %5</translation>
-    </message>
     <message>
         <source>Cancel selected</source>
         <translation>取消所选</translation>
@@ -726,6 +899,10 @@
     <message>
         <source>Clear finished</source>
         <translation>清除已结束</translation>
+    </message>
+    <message>
+        <source>%1 waiting, %2 running, %3 paused, %4 done, %5 failed, %6 cancelled</source>
+        <translation>等待 %1，生成中 %2，已暂停 %3，完成 %4，失败 %5，已取消 %6</translation>
     </message>
 </context>
 <context>
@@ -779,6 +956,38 @@
     <message>
         <source>Bulk job failed: %1</source>
         <translation>批量任务失败：%1</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>历史记录</translation>
+    </message>
+    <message>
+        <source>CSV %1 on workers</source>
+        <translation>CSV %1（工作进程）</translation>
+    </message>
+    <message>
+        <source>%1 on workers</source>
+        <translation>%1（工作进程）</translation>
+    </message>
+    <message>
+        <source>Bulk job paused: %1</source>
+        <translation>批量任务已暂停：%1</translation>
+    </message>
+    <message>
+        <source>Local API server on %1</source>
+        <translation>本地 API 服务器：%1</translation>
+    </message>
+    <message>
+        <source>Local API server stopped</source>
+        <translation>本地 API 服务器已停止</translation>
+    </message>
+    <message>
+        <source>API: %1</source>
+        <translation>API：%1</translation>
+    </message>
+    <message>
+        <source> (+%1 more)</source>
+        <translation>（另有 %1 个）</translation>
     </message>
 </context>
 <context>

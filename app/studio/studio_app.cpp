@@ -207,6 +207,8 @@ void StudioApp::onBulkStatus(const BulkStatus& s)
     queue->setPrompt(s.jobId, tr("CSV %1: %2 of %3 rows, %4 in flight").arg(name).arg(p.done()).arg(p.total).arg(p.inFlight));
     if (p.state == BulkState::Running || p.state == BulkState::Paused) {
         queue->setProgress(s.jobId, p.total > 0 ? double(p.done()) / double(p.total) : 0);
+        if (p.state == BulkState::Paused)
+            queue->setPaused(s.jobId);
         if (!s.error.isEmpty())
             m_window->statusBar()->showMessage(tr("Bulk job paused: %1").arg(s.error.section(QStringLiteral(". "), 0, 0)),
                                                10000);

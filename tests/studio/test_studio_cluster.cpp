@@ -129,6 +129,7 @@ private Q_SLOTS:
         QCOMPARE(bar->pauseButton()->text(), QStringLiteral("Resume"));
         QueueModel* queue = studio.window()->queueModel();
         QVERIFY(!queue->entry(id)->isFinished());
+        QTRY_COMPARE_WITH_TIMEOUT(queue->entry(id)->state, QueueState::Paused, kTimeoutMs);   // the row says so too
         saveShot(studio.window(), QStringLiteral("cluster-redis-down"));
         QVERIFY(editorRequestFinishes(studio));   // the rest of the app goes on
 

@@ -53,6 +53,24 @@ private Q_SLOTS:
         QCOMPARE(model.unfinishedIds(), QList<quint64>{7});
     }
 
+    void aPausedJobIsUnfinishedAndRunsAgainOnProgress()
+    {
+        QueueModel model;
+        model.addRequests({entry(7, true)});
+        model.setProgress(7, 0.25);
+        model.setPaused(7);
+        QCOMPARE(model.entry(7)->state, QueueState::Paused);
+        QCOMPARE(model.data(model.index(0, QueueModel::StateColumn)).toString(), QueueModel::stateName(QueueState::Paused));
+        QVERIFY(!model.entry(7)->isFinished());
+        QCOMPARE(model.unfinishedIds(), QList<quint64>{7});
+        QCOMPARE(model.countIn(QueueState::Paused), 1);
+        model.setProgress(7, 0.5);   // resumed
+        QCOMPARE(model.entry(7)->state, QueueState::Running);
+        model.finish(7, QueueState::Done, 10, 1);
+        model.setPaused(7);          // a finished job stays finished
+        QCOMPARE(model.entry(7)->state, QueueState::Done);
+    }
+
     void coalescesUpdatesIntoOneSignalPerRow()
     {
         QueueModel model;

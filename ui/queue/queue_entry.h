@@ -5,7 +5,9 @@
 
 namespace couplet {
 
-enum class QueueState { Waiting, Running, Done, Failed, Cancelled };
+// Paused: a bulk job stopped by the user or by a lost Redis, to be resumed.
+// The states from Done on are final.
+enum class QueueState { Waiting, Running, Paused, Done, Failed, Cancelled };
 
 // One generation request as the queue shows it.
 struct QueueEntry {

@@ -29,6 +29,7 @@ QString QueueModel::stateName(QueueState state)
     switch (state) {
     case QueueState::Waiting: return tr("waiting");
     case QueueState::Running: return tr("running");
+    case QueueState::Paused: return tr("paused");
     case QueueState::Done: return tr("done");
     case QueueState::Failed: return tr("failed");
     case QueueState::Cancelled: return tr("cancelled");
@@ -40,6 +41,7 @@ static QVariant stateColour(QueueState state)
 {
     switch (state) {
     case QueueState::Running: return QBrush(QColor(0x1f, 0x6f, 0xd0));
+    case QueueState::Paused: return QBrush(QColor(0xb0, 0x70, 0x00));
     case QueueState::Done: return QBrush(QColor(0x2e, 0x8b, 0x3a));
     case QueueState::Failed: return QBrush(QColor(0xc0, 0x20, 0x20));
     case QueueState::Cancelled: return QBrush(QColor(0x80, 0x80, 0x80));
@@ -135,6 +137,15 @@ void QueueModel::setProgress(quint64 id, double fraction)
         return;
     e->state = QueueState::Running;
     e->progress = std::clamp(fraction, 0.0, 1.0);
+    touch(id);
+}
+
+void QueueModel::setPaused(quint64 id)
+{
+    QueueEntry* e = mutableEntry(id);
+    if (!e || e->isFinished() || e->state == QueueState::Paused)
+        return;
+    e->state = QueueState::Paused;
     touch(id);
 }
 

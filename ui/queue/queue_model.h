@@ -33,7 +33,10 @@ public:
     void addRequest(const QueueEntry& entry);
     void addRequests(const QList<QueueEntry>& entries);
     void setRunning(quint64 id);
+    // Sets the progress; a waiting or paused request is running again.
     void setProgress(quint64 id, double fraction);
+    // A bulk job that stopped until the user resumes it.
+    void setPaused(quint64 id);
     void setPrompt(quint64 id, const QString& prompt);
     void finish(quint64 id, QueueState state, double latencyMs, double tokensPerSecond,
                 const QString& error = {});

@@ -65,9 +65,10 @@ void QueueView::cancelSelected()
 
 void QueueView::updateSummary()
 {
-    m_summary->setText(tr("%1 waiting, %2 running, %3 done, %4 failed, %5 cancelled")
+    m_summary->setText(tr("%1 waiting, %2 running, %3 paused, %4 done, %5 failed, %6 cancelled")
                            .arg(m_model->countIn(QueueState::Waiting))
                            .arg(m_model->countIn(QueueState::Running))
+                           .arg(m_model->countIn(QueueState::Paused))
                            .arg(m_model->countIn(QueueState::Done))
                            .arg(m_model->countIn(QueueState::Failed))
                            .arg(m_model->countIn(QueueState::Cancelled)));
