@@ -1,7 +1,8 @@
 #include "sampler.h"
 
+#include "fast_exp.h"
+
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
@@ -9,32 +10,6 @@
 namespace couplet {
 
 namespace {
-
-// e^x for x <= 0, within about one float ulp (Cephes' expf polynomial).
-// Branch-free and inline so that the loop over the vocabulary vectorises:
-// std::exp is a scalar library call, and at 7,000 logits per token it cost
-// as much as the rest of sampling together.
-inline float expNonPositive(float x)
-{
-    constexpr float kLog2e = 1.44269504088896341f;
-    constexpr float kLn2Hi = 0.693359375f;
-    constexpr float kLn2Lo = -2.12194440e-4f;
-    // x = max(x, -87) keeps 2^n a normal float (e^-87 is far below what the
-    // sum resolves). Done on the bit patterns: for x <= 0 (and -inf) a larger
-    // magnitude is a larger unsigned pattern, and an integer min vectorises
-    // where a float comparison (which may trap) does not.
-    x = std::bit_cast<float>(std::min(std::bit_cast<std::uint32_t>(x), std::bit_cast<std::uint32_t>(-87.0f)));
-    const int n = static_cast<int>(x * kLog2e - 0.5f); // round to nearest: x * log2e <= 0
-    const float r = x - static_cast<float>(n) * kLn2Hi - static_cast<float>(n) * kLn2Lo;
-    float p = 1.9875691500e-4f;
-    p = p * r + 1.3981999507e-3f;
-    p = p * r + 8.3334519073e-3f;
-    p = p * r + 4.1665795894e-2f;
-    p = p * r + 1.6666665459e-1f;
-    p = p * r + 5.0000001201e-1f;
-    const float y = p * r * r + r + 1.0f;
-    return y * std::bit_cast<float>((n + 127) << 23);
-}
 
 using Scored = std::pair<float, int>; // (score, token)
 
@@ -51,36 +26,103 @@ void collectAll(const std::vector<float>& scores, const std::vector<int>& allowe
     for (int id : allowed) out.push_back({checkedScore(scores, id), id});
 }
 
+// Offers (x, id) to the min-heap `out` of the k best so far; `worst` is its front.
+inline void offer(std::vector<Scored>& out, std::size_t k, Scored& worst, float x, int id)
+{
+    if (out.size() < k) {
+        out.push_back({x, id});
+        if (out.size() < k) return;
+        std::make_heap(out.begin(), out.end(), std::greater<>());
+    } else if (x > worst.first || (x == worst.first && id > worst.second)) {
+        std::pop_heap(out.begin(), out.end(), std::greater<>());
+        out.back() = {x, id};
+        std::push_heap(out.begin(), out.end(), std::greater<>());
+    } else {
+        return;
+    }
+    worst = out.front();
+}
+
+#ifdef COUPLET_X86_KERNELS
+// The loop of collectTopK from `from` on, 16 tokens at a time: a block none
+// of whose scores reaches the k-th best so far is passed over in a few
+// instructions, the rest go through offer() in order. The heap sees the same
+// offers in the same order as the scalar loop (what is passed over, it would
+// reject), so the result is the same, not only the same set.
+__attribute__((target("avx512f,avx512dq"))) void topKBlocksAvx512(const std::vector<float>& scores, const int* ids, std::size_t from,
+                                                                  std::size_t n, std::size_t k, std::vector<Scored>& out,
+                                                                  Scored& worst)
+{
+    constexpr int kNotFinite = 0x01 | 0x08 | 0x10 | 0x80; // NaN, +inf, -inf (vfpclassps classes)
+    std::size_t i = from;
+    for (; i + 16 <= n; i += 16) {
+        const __m512i idx = _mm512_loadu_si512(ids + i);
+        const __m512 x = _mm512_i32gather_ps(idx, scores.data(), 4);
+        if (_mm512_fpclass_ps_mask(x, kNotFinite) != 0) {
+            for (std::size_t j = i; j < i + 16; ++j) offer(out, k, worst, checkedScore(scores, ids[j]), ids[j]);
+            continue;
+        }
+        __mmask16 reach = _mm512_cmp_ps_mask(x, _mm512_set1_ps(worst.first), _CMP_GE_OQ);
+        while (reach != 0) {
+            const int lane = __builtin_ctz(reach);
+            reach = static_cast<__mmask16>(reach & (reach - 1));
+            const int id = ids[i + static_cast<std::size_t>(lane)];
+            offer(out, k, worst, scores[static_cast<std::size_t>(id)], id);
+        }
+    }
+    for (; i < n; ++i) offer(out, k, worst, checkedScore(scores, ids[i]), ids[i]);
+}
+
+__attribute__((target("avx512f,avx512dq"))) double logSumExpAvx512(const float* x, std::size_t n)
+{
+    __m512 m = _mm512_set1_ps(-INFINITY);
+    std::size_t i = 0;
+    for (; i + 16 <= n; i += 16) m = _mm512_max_ps(m, _mm512_loadu_ps(x + i));
+    alignas(64) float lanes[16];
+    _mm512_store_ps(lanes, m); // (GCC 12's _mm512_reduce_* warn of an uninitialised temporary)
+    float top = *std::max_element(lanes, lanes + 16);
+    for (; i < n; ++i) top = std::max(top, x[i]);
+    const __m512 t = _mm512_set1_ps(top);
+    __m512d lo = _mm512_setzero_pd(), hi = _mm512_setzero_pd();
+    for (i = 0; i + 16 <= n; i += 16) {
+        const __m512 e = expAvx512(_mm512_sub_ps(_mm512_loadu_ps(x + i), t));
+        lo = _mm512_add_pd(lo, _mm512_cvtps_pd(_mm512_castps512_ps256(e)));
+        hi = _mm512_add_pd(hi, _mm512_cvtps_pd(_mm512_extractf32x8_ps(e, 1)));
+    }
+    alignas(64) double sums[8];
+    _mm512_store_pd(sums, _mm512_add_pd(lo, hi));
+    double sum = 0;
+    for (double v : sums) sum += v;
+    for (; i < n; ++i) sum += static_cast<double>(expApprox(x[i] - top));
+    return top + std::log(sum);
+}
+#endif
+
 // The k best (score, token) pairs of `allowed`, unordered. Pairs are distinct,
 // so this is exactly the set nth_element would select; a min-heap of the best
 // k so far finds it in one pass where most tokens are rejected by a single
 // comparison, instead of partitioning all 7,000 candidates every token.
+// k = 1 is the greedy choice: the largest pair.
 void collectTopK(const std::vector<float>& scores, const std::vector<int>& allowed, std::size_t k,
                  std::vector<Scored>& out)
 {
     out.clear();
     Scored worst{0.0f, 0}; // the heap's front: the k-th best so far, kept in registers
-    for (int id : allowed) {
-        const float x = checkedScore(scores, id);
-        if (out.size() < k) {
-            out.push_back({x, id});
-            if (out.size() < k) continue;
-            std::make_heap(out.begin(), out.end(), std::greater<>());
-        } else if (x > worst.first || (x == worst.first && id > worst.second)) {
-            std::pop_heap(out.begin(), out.end(), std::greater<>());
-            out.back() = {x, id};
-            std::push_heap(out.begin(), out.end(), std::greater<>());
-        } else {
-            continue;
-        }
-        worst = out.front();
-    }
+    std::size_t i = 0;
+    for (; i < allowed.size() && out.size() < k; ++i) offer(out, k, worst, checkedScore(scores, allowed[i]), allowed[i]);
+#ifdef COUPLET_X86_KERNELS
+    if (cpuHasAvx512()) return topKBlocksAvx512(scores, allowed.data(), i, allowed.size(), k, out, worst);
+#endif
+    for (; i < allowed.size(); ++i) offer(out, k, worst, checkedScore(scores, allowed[i]), allowed[i]);
 }
 
 } // namespace
 
 double logSumExp(std::span<const float> logits)
 {
+#ifdef COUPLET_X86_KERNELS
+    if (cpuHasAvx512()) return logSumExpAvx512(logits.data(), logits.size());
+#endif
     constexpr std::size_t kLanes = 8;
     const float top = *std::max_element(logits.begin(), logits.end());
     // Independent partial sums: a single running sum is a serial dependency
@@ -88,9 +130,9 @@ double logSumExp(std::span<const float> logits)
     double lanes[kLanes] = {};
     std::size_t i = 0;
     for (; i + kLanes <= logits.size(); i += kLanes)
-        for (std::size_t j = 0; j < kLanes; ++j) lanes[j] += static_cast<double>(expNonPositive(logits[i + j] - top));
+        for (std::size_t j = 0; j < kLanes; ++j) lanes[j] += static_cast<double>(expApprox(logits[i + j] - top));
     double sum = 0;
-    for (; i < logits.size(); ++i) sum += static_cast<double>(expNonPositive(logits[i] - top));
+    for (; i < logits.size(); ++i) sum += static_cast<double>(expApprox(logits[i] - top));
     for (double lane : lanes) sum += lane;
     return top + std::log(sum);
 }
@@ -113,9 +155,10 @@ int Sampler::choose(std::span<const float> logits, const std::vector<int>& allow
     if (allowed.empty()) throw std::logic_error("no token is allowed here");
     // Work on a copy: bias and repetition penalty change scores, not the
     // model's probabilities reported in logProb.
-    m_scores.assign(logits.begin(), logits.end());
-    if (!bias.empty())
-        for (std::size_t i = 0; i < m_scores.size() && i < bias.size(); ++i) m_scores[i] += bias[i];
+    m_scores.resize(logits.size());
+    const std::size_t biased = std::min(bias.size(), logits.size());
+    for (std::size_t i = 0; i < biased; ++i) m_scores[i] = logits[i] + bias[i]; // one pass: copy and bias
+    std::copy(logits.begin() + static_cast<std::ptrdiff_t>(biased), logits.end(), m_scores.begin() + static_cast<std::ptrdiff_t>(biased));
     const float penalty = m_settings.repetitionPenalty;
     if (penalty > 0 && penalty != 1.0f)
         for (int id : penalised) {
@@ -124,7 +167,8 @@ int Sampler::choose(std::span<const float> logits, const std::vector<int>& allow
         }
     const bool sample = !m_settings.greedy && allowed.size() > 1;
     const auto k = static_cast<std::size_t>(std::max(0, m_settings.topK));
-    if (sample && k > 0 && allowed.size() > k) collectTopK(m_scores, allowed, k, m_work);
+    if (!sample) collectTopK(m_scores, allowed, 1, m_work);
+    else if (k > 0 && allowed.size() > k) collectTopK(m_scores, allowed, k, m_work);
     else collectAll(m_scores, allowed, m_work);
 
     int chosen = 0;
@@ -133,7 +177,8 @@ int Sampler::choose(std::span<const float> logits, const std::vector<int>& allow
     } else {
         const float t = std::max(1e-3f, m_settings.temperature);
         std::sort(m_work.begin(), m_work.end(), std::greater<>());
-        std::vector<double> p(m_work.size());
+        std::vector<double>& p = m_probs;
+        p.resize(m_work.size());
         double sum = 0;
         for (std::size_t i = 0; i < m_work.size(); ++i) sum += p[i] = std::exp((m_work[i].first - m_work[0].first) / t);
         // Keep the smallest prefix whose mass reaches topP.

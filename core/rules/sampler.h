@@ -34,6 +34,7 @@ private:
     std::mt19937_64 m_rng;
     std::vector<float> m_scores;
     std::vector<std::pair<float, int>> m_work;
+    std::vector<double> m_probs;
 };
 
 // log(sum(exp(logits))) over the whole vocabulary.
