@@ -35,9 +35,11 @@ struct CandidateResult {
     QString upper;
     QString lower;
     QString hengpi;
-    double score = 0;    // mean log-probability per token
+    double score = 0;    // the ranking score (mean log-probability per token when not reranked)
     quint64 seed = 0;
     int tokens = 0;
+    ScoreParts parts;    // the score's terms, when reranked (reranked = true)
+    bool reranked = false;
 };
 
 // A request (all of its candidates) has ended.

@@ -223,6 +223,8 @@ void EngineWorker::sendReranked(quint64 requestId, RequestInfo& r)
             });
             out = *source;
             out.score = best.score;
+            out.parts = best.parts;
+            out.reranked = true;
         }
         out.requestId = requestId;
         out.candidate = slot;

@@ -420,6 +420,24 @@
         <source>failed</source>
         <translation>失败</translation>
     </message>
+    <message>
+        <source>Score %1 = model %2 (mean log-probability)
+%3 对仗 (aligned pairs)
+%4 平仄 (tone pattern)
+%5 keywords
+%6 repeated characters
+%7 clichés (shared with the other candidates)</source>
+        <translation>评分 %1 = 模型 %2（平均对数概率）
+%3 对仗（字字相对）
+%4 平仄
+%5 关键词
+%6 重字
+%7 套话（与其他候选相同）</translation>
+    </message>
+    <message>
+        <source>Mean log-probability per character</source>
+        <translation>每字的平均对数概率</translation>
+    </message>
 </context>
 <context>
     <name>couplet::EngineWorker</name>

@@ -253,7 +253,7 @@ void StudioApp::onChunks(const QList<TextChunk>& chunks)
 void StudioApp::onCandidate(const CandidateResult& r)
 {
     m_window->editor()->finishCandidate(r.requestId, r.candidate, {r.upper, r.lower, r.hengpi}, r.score,
-                                        r.outcome == Outcome::Failed ? r.error : QString());
+                                        r.outcome == Outcome::Failed ? r.error : QString(), r.reranked ? &r.parts : nullptr);
     const auto it = m_tracks.constFind(r.requestId);
     if (r.outcome != Outcome::Done || it == m_tracks.cend() || it->api)
         return;

@@ -15,11 +15,14 @@
 #include "queue/queue_model.h"
 
 #include <QPushButton>
+#include <QTableWidget>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <cmath>
 
 using namespace couplet;
 
@@ -120,6 +123,15 @@ private Q_SLOTS:
             QCOMPARE(c.lower.toStdString(), want[std::size_t(i)].lower);
             QCOMPARE(c.hengpi.toStdString(), want[std::size_t(i)].hengpi);
             QCOMPARE(c.score, want[std::size_t(i)].score);
+            // Its score parts are the CLI's and add up to the score; the score cell explains them.
+            QVERIFY(c.reranked);
+            QCOMPARE(c.parts.logProb, want[std::size_t(i)].parts.logProb);
+            QCOMPARE(c.parts.duizhang, want[std::size_t(i)].parts.duizhang);
+            QVERIFY(std::abs(c.parts.total() - c.score) < 1e-9);
+            const auto* cell = window->editor()->findChild<QTableWidget*>()->item(i, EditorView::LineCount);
+            QVERIFY(cell);
+            QCOMPARE(cell->toolTip(), EditorView::explainScore(c.score, c.parts));
+            QVERIFY(cell->toolTip().contains(QStringLiteral("对仗")));
             shownTokens += c.tokens;
         }
         // Eight were written: the request's tokens count all of them.

@@ -1,5 +1,7 @@
 #include "editor_view.h"
 
+#include <cmath>
+
 #include <QCheckBox>
 #include <QEvent>
 #include <QGridLayout>
@@ -9,6 +11,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QTableWidget>
+#include <QTableWidgetItem>
 #include <QVBoxLayout>
 
 namespace couplet {
@@ -152,15 +155,25 @@ void EditorView::updateCandidate(quint64 requestId, int candidate, const Couplet
     setRow(candidate, withLocks(text));
 }
 
+QString EditorView::explainScore(double score, const ScoreParts& parts)
+{
+    const auto term = [](double v) { return (v < 0 ? QStringLiteral("− ") : QStringLiteral("+ ")) + QString::number(std::abs(v), 'f', 2); };
+    return tr("Score %1 = model %2 (mean log-probability)\n"
+              "%3 对仗 (aligned pairs)\n%4 平仄 (tone pattern)\n%5 keywords\n"
+              "%6 repeated characters\n%7 clichés (shared with the other candidates)")
+        .arg(QString::number(score, 'f', 2), QString::number(parts.logProb, 'f', 2), term(parts.duizhang), term(parts.tone),
+             term(parts.keywords), term(parts.repetition), term(parts.cliche));
+}
+
 void EditorView::finishCandidate(quint64 requestId, int candidate, const CoupletText& text,
-                                 double score, const QString& error)
+                                 double score, const QString& error, const ScoreParts* parts)
 {
     if (requestId != m_requestId || candidate < 0 || candidate >= m_table->rowCount())
         return;
     if (error.isEmpty())
         setRow(candidate, withLocks(text));
     auto* status = new QTableWidgetItem(error.isEmpty() ? QString::number(score, 'f', 2) : tr("failed"));
-    status->setToolTip(error);
+    status->setToolTip(!error.isEmpty() ? error : parts ? explainScore(score, *parts) : tr("Mean log-probability per character"));
     m_table->setItem(candidate, kStatusColumn, status);
 }
 

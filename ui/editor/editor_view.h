@@ -29,8 +29,11 @@ public:
 
     void beginRequest(quint64 requestId, const GenerationSpec& spec);
     void updateCandidate(quint64 requestId, int candidate, const CoupletText& text);
+    // `parts`, when given, explain the score in the score cell's tooltip.
     void finishCandidate(quint64 requestId, int candidate, const CoupletText& text,
-                         double score, const QString& error);
+                         double score, const QString& error, const ScoreParts* parts = nullptr);
+    // "1.23 = model -1.85 + 对仗 0.52 + …": the terms of a reranked score.
+    static QString explainScore(double score, const ScoreParts& parts);
     // Shows one couplet (e.g. reopened from the history) as the only candidate.
     void showCouplet(const CoupletText& text, const GenerationSpec& spec = {});
 
