@@ -49,6 +49,23 @@ __attribute__((target("avx512f,avx512dq"))) void geluAvx512(float* x, int n)
     for (; i < n; ++i) x[i] = 0.5f * x[i] * (1.0f + erfApprox(x[i] * 0.70710678118654752f));
 }
 
+// Lane i of the result is the sum of the 16 lanes of v[i]: a tree of
+// in-lane unpacks and shuffles, then across the 128-bit quarters.
+__attribute__((target("avx512f,avx512dq"))) inline __m512 sum16(const __m512* v)
+{
+    __m512 a[8], b[4], c[2];
+    for (int i = 0; i < 8; ++i)
+        a[i] = _mm512_add_ps(_mm512_unpacklo_ps(v[2 * i], v[2 * i + 1]), _mm512_unpackhi_ps(v[2 * i], v[2 * i + 1]));
+    for (int i = 0; i < 4; ++i)
+        b[i] = _mm512_add_ps(_mm512_shuffle_ps(a[2 * i], a[2 * i + 1], _MM_SHUFFLE(1, 0, 1, 0)),
+                             _mm512_shuffle_ps(a[2 * i], a[2 * i + 1], _MM_SHUFFLE(3, 2, 3, 2)));
+    for (int i = 0; i < 2; ++i)
+        c[i] = _mm512_add_ps(_mm512_shuffle_f32x4(b[2 * i], b[2 * i + 1], _MM_SHUFFLE(2, 0, 2, 0)),
+                             _mm512_shuffle_f32x4(b[2 * i], b[2 * i + 1], _MM_SHUFFLE(3, 1, 3, 1)));
+    return _mm512_add_ps(_mm512_shuffle_f32x4(c[0], c[1], _MM_SHUFFLE(2, 0, 2, 0)),
+                         _mm512_shuffle_f32x4(c[0], c[1], _MM_SHUFFLE(3, 1, 3, 1)));
+}
+
 // attendHead for a head width that is a multiple of 16 (at most 128).
 __attribute__((target("avx512f,avx512dq"))) void attendAvx512(const float* q, const float* keys, const float* values,
                                                               int stride, int headDim, int length, float scale,
@@ -58,7 +75,27 @@ __attribute__((target("avx512f,avx512dq"))) void attendAvx512(const float* q, co
     __m512 qv[8];
     for (int l = 0; l < lanes; ++l) qv[l] = _mm512_mul_ps(_mm512_loadu_ps(q + 16 * l), _mm512_set1_ps(scale));
     float top = -3.4e38f;
-    for (int j = 0; j < length; ++j) {
+    int j = 0;
+    // 16 positions at a time: their 16 dot products are summed across lanes
+    // together (sum16), instead of one horizontal reduction per position.
+    __m512 best = _mm512_set1_ps(-3.4e38f);
+    for (; j + 16 <= length; j += 16) {
+        __m512 acc[16];
+        for (int i = 0; i < 16; ++i) {
+            const float* k = keys + static_cast<std::size_t>(j + i) * stride;
+            acc[i] = _mm512_mul_ps(qv[0], _mm512_loadu_ps(k));
+            for (int l = 1; l < lanes; ++l) acc[i] = _mm512_fmadd_ps(qv[l], _mm512_loadu_ps(k + 16 * l), acc[i]);
+        }
+        const __m512 s16 = sum16(acc);
+        _mm512_storeu_ps(scores + j, s16);
+        best = _mm512_max_ps(best, s16);
+    }
+    if (j > 0) {
+        alignas(64) float lanesMax[16];
+        _mm512_store_ps(lanesMax, best);
+        for (float v : lanesMax) top = std::fmax(top, v);
+    }
+    for (; j < length; ++j) {
         const float* k = keys + static_cast<std::size_t>(j) * stride;
         __m512 acc = _mm512_mul_ps(qv[0], _mm512_loadu_ps(k));
         for (int l = 1; l < lanes; ++l) acc = _mm512_fmadd_ps(qv[l], _mm512_loadu_ps(k + 16 * l), acc);
@@ -66,7 +103,7 @@ __attribute__((target("avx512f,avx512dq"))) void attendAvx512(const float* q, co
         top = std::fmax(top, scores[j]);
     }
     float sum = 0;
-    int j = 0;
+    j = 0;
     for (; j + 16 <= length; j += 16) {
         const __m512 e = expAvx512(_mm512_sub_ps(_mm512_loadu_ps(scores + j), _mm512_set1_ps(top)));
         _mm512_storeu_ps(scores + j, e);

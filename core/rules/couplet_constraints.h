@@ -89,6 +89,9 @@ private:
     int m_trieNode = 0;
     std::vector<int> m_allowed;
     std::vector<char> m_banned; // [vocab] scratch
+    std::vector<int> m_lowerPool;       // Han minus the 上联 and the 下联 so far
+    std::size_t m_lowerPoolUsed = 0;    // 下联 characters taken out of it
+    bool m_lowerPoolReady = false;
 };
 
 } // namespace couplet
