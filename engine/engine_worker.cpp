@@ -105,7 +105,7 @@ void EngineWorker::submit(quint64 requestId, const GenerationSpec& spec, bool bu
 void EngineWorker::failRequest(quint64 requestId, int candidates, const QString& message)
 {
     for (int i = 0; i < candidates; ++i)
-        Q_EMIT candidateFinished({requestId, i, Outcome::Failed, message, {}, {}, {}, 0, 0, 0});
+        Q_EMIT candidateFinished({requestId, i, Outcome::Failed, message, {}, {}, {}, 0, 0, 0, {}, false});
     RequestSummary summary;
     summary.requestId = requestId;
     summary.outcome = Outcome::Failed;
