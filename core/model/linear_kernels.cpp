@@ -1,9 +1,6 @@
 #include "linear_kernels.h"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define COUPLET_X86_KERNELS 1
-#endif
+#include "cpu_features.h"
 
 #include <algorithm>
 
@@ -155,13 +152,10 @@ COUPLET_AVX512BF16 void bf16Round(const float* x, std::uint16_t* out, int count)
 
 CpuKernels CpuKernels::detect()
 {
+    const CpuFeatures& cpu = CpuFeatures::host();
     CpuKernels k;
-#ifdef COUPLET_X86_KERNELS
-    __builtin_cpu_init();
-    k.avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
-        && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
-    k.avx512bf16 = k.avx512 && __builtin_cpu_supports("avx512bf16");
-#endif
+    k.avx512 = cpu.avx512bwvl;
+    k.avx512bf16 = cpu.avx512bf16;
     return k;
 }
 

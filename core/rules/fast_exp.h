@@ -10,10 +10,7 @@
 #include <cstring>
 #include <cmath>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define COUPLET_X86_KERNELS 1
-#endif
+#include "cpu_features.h"
 
 namespace couplet {
 
@@ -56,16 +53,5 @@ __attribute__((target("avx512f,avx512dq"))) inline __m512 expAvx512(__m512 x)
     return _mm512_scalef_ps(p, n);
 }
 #endif
-
-// The CPU runs the AVX-512F/DQ forms (checked once).
-inline bool cpuHasAvx512()
-{
-#ifdef COUPLET_X86_KERNELS
-    static const bool has = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
-    return has;
-#else
-    return false;
-#endif
-}
 
 } // namespace couplet
