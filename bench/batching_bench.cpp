@@ -1,5 +1,7 @@
 #include "batching_bench.h"
 
+#include "allocation_counter.h"
+
 #include "stats.h"
 
 #include "percentile.h"
@@ -91,8 +93,12 @@ BatchingBench::RunResult BatchingBench::runContinuous(const std::vector<Generati
     const double cpuStart = processCpuSeconds();
     for (auto& r : requests) scheduler.submit(std::move(r));
     while (scheduler.hasWork()) {
+        const std::uint64_t before = allocationsSoFar();
+        const std::uint64_t modelBefore = m_timed.totals().allocations;
         run.stepMsSum += scheduler.step().stepMs;
         ++run.steps;
+        run.stepAllocations.push_back(static_cast<double>(allocationsSoFar() - before));
+        run.modelAllocations.push_back(static_cast<double>(m_timed.totals().allocations - modelBefore));
     }
     run.seconds = Ms(Clock::now() - start).count() / 1000.0;
     run.cpuSeconds = processCpuSeconds() - cpuStart;
@@ -161,6 +167,9 @@ BatchPoint BatchingBench::runBatchSize(int batchSize, int requests)
     p.latencyP50Ms = percentile(run.latencyMs, 50);
     p.latencyP95Ms = percentile(run.latencyMs, 95);
     p.occupancy = occupancy(batchSize);
+    // The median step: the steady state, past the first steps' buffer growth.
+    p.allocationsPerStep = percentile(run.stepAllocations, 50);
+    p.modelAllocationsPerStep = percentile(run.modelAllocations, 50);
     p.meanContext = t.decodedRows > 0 ? static_cast<double>(t.contextSum) / static_cast<double>(t.decodedRows) : 0;
     p.kvCacheMiB = kvCacheMiB();
     p.peakRssMiB = peakRssMiB();

@@ -46,6 +46,8 @@ private:
         std::vector<double> latencyMs;
         std::vector<double> firstTokenMs;
         int preemptions = 0;
+        // operator new calls per scheduler step, whole step and inside the model
+        std::vector<double> stepAllocations, modelAllocations;
     };
 
     RunResult runContinuous(const std::vector<GenerationSpec>& specs, int batchSize);

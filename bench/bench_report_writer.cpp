@@ -41,12 +41,14 @@ void BenchReportWriter::printSweep(const BenchReport& report, std::ostream& out)
     if (report.sweep.empty()) return;
     out << "Batch size sweep (bulk keyword couplets, 7 characters; latency = submit to finished, all queued at start)\n";
     // outside: the share of a step spent outside the decoder (sampling, masks, bookkeeping).
-    out << "batch  step ms  model ms  outside  couplets/s  tokens/s  speedup  p50 ms  p95 ms  occupancy  KV MiB  peak RSS MiB\n";
+    // allocs: operator new calls in the median step, whole step / inside the model.
+    out << "batch  step ms  model ms  outside  couplets/s  tokens/s  speedup  p50 ms  p95 ms  occupancy  KV MiB  peak RSS MiB"
+           "  allocs/step (model)\n";
     for (const auto& p : report.sweep)
-        out << fmt("%5d  %7.2f  %8.2f  %6.0f%%  %10.1f  %8.0f  %6.2fx  %6.0f  %6.0f  %8.0f%%  %6.1f  %12.0f\n", p.batchSize,
-                   p.stepMs, p.modelMs, p.stepMs > 0 ? 100 * (1 - p.modelMs / p.stepMs) : 0.0, p.coupletsPerSecond,
-                   p.tokensPerSecond, p.speedup, p.latencyP50Ms, p.latencyP95Ms, 100 * p.occupancy, p.kvCacheMiB,
-                   p.peakRssMiB);
+        out << fmt("%5d  %7.2f  %8.2f  %6.0f%%  %10.1f  %8.0f  %6.2fx  %6.0f  %6.0f  %8.0f%%  %6.1f  %12.0f  %11.0f (%.0f)\n",
+                   p.batchSize, p.stepMs, p.modelMs, p.stepMs > 0 ? 100 * (1 - p.modelMs / p.stepMs) : 0.0,
+                   p.coupletsPerSecond, p.tokensPerSecond, p.speedup, p.latencyP50Ms, p.latencyP95Ms, 100 * p.occupancy,
+                   p.kvCacheMiB, p.peakRssMiB, p.allocationsPerStep, p.modelAllocationsPerStep);
     out << '\n';
 }
 
@@ -108,7 +110,8 @@ nlohmann::json BenchReportWriter::toJson(const BenchReport& report)
                               {"latency_p50_ms", p.latencyP50Ms}, {"latency_p95_ms", p.latencyP95Ms},
                               {"occupancy", p.occupancy}, {"kv_cache_mib", p.kvCacheMiB},
                               {"peak_rss_mib", p.peakRssMiB}, {"gpu_memory_mib", p.gpuMemoryMiB},
-                              {"mean_context", p.meanContext}});
+                              {"mean_context", p.meanContext}, {"allocations_per_step", p.allocationsPerStep},
+                              {"model_allocations_per_step", p.modelAllocationsPerStep}});
     for (const auto& c : report.comparisons)
         j["static_vs_continuous"].push_back(
             {{"batch_size", c.batchSize}, {"requests", c.requests}, {"static_seconds", c.staticSeconds},

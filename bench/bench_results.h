@@ -25,6 +25,10 @@ struct BatchPoint {
     double peakRssMiB = 0;       // process peak resident memory so far (VmHWM)
     double gpuMemoryMiB = -1;    // device memory in use (NVML), -1 without a GPU
     double meanContext = 0;      // mean positions attended per generated token
+    // operator new calls in the median step (allocation_counter.h): the whole
+    // step (sampling, constraints, scheduler, model) and inside the model.
+    double allocationsPerStep = 0;
+    double modelAllocationsPerStep = 0;
 };
 
 // Static batching (take B requests, decode them padded to B rows until all

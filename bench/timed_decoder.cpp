@@ -1,5 +1,7 @@
 #include "timed_decoder.h"
 
+#include "allocation_counter.h"
+
 #include <algorithm>
 
 namespace couplet::bench {
@@ -14,9 +16,11 @@ double msSince(std::chrono::steady_clock::time_point start)
 
 void TimedDecoder::prefill(std::span<const PrefillItem> items, std::vector<float>& logits)
 {
+    const std::uint64_t allocations = allocationsSoFar();
     const auto start = std::chrono::steady_clock::now();
     m_inner.prefill(items, logits);
     m_totals.prefillMs += msSince(start);
+    m_totals.allocations += allocationsSoFar() - allocations;
 }
 
 void TimedDecoder::decode(std::span<const DecodeItem> items, std::vector<float>& logits)
@@ -27,6 +31,7 @@ void TimedDecoder::decode(std::span<const DecodeItem> items, std::vector<float>&
     ++m_totals.decodeCalls;
     const int width = std::min(std::max(n, m_padTo), m_inner.rowCapacity());
     m_totals.paddedRows += width;
+    const std::uint64_t allocations = allocationsSoFar();
     const auto start = std::chrono::steady_clock::now();
     if (width == n) {
         m_inner.decode(items, logits);
@@ -39,6 +44,7 @@ void TimedDecoder::decode(std::span<const DecodeItem> items, std::vector<float>&
         logits.resize(static_cast<std::size_t>(n) * static_cast<std::size_t>(vocabSize()));
     }
     m_totals.decodeMs += msSince(start);
+    m_totals.allocations += allocationsSoFar() - allocations;
 }
 
 } // namespace couplet::bench

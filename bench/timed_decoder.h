@@ -3,6 +3,7 @@
 #include "decoder.h"
 
 #include <chrono>
+#include <cstdint>
 
 namespace couplet::bench {
 
@@ -19,6 +20,7 @@ public:
         long long decodedRows = 0;  // real sequences advanced
         long long paddedRows = 0;   // rows computed, padding included
         long long contextSum = 0;   // sum over real rows of positions attended
+        std::uint64_t allocations = 0; // operator new calls inside prefill and decode (allocation_counter.h)
     };
 
     explicit TimedDecoder(Decoder& inner) : m_inner(inner) {}

@@ -25,6 +25,9 @@ CoupletPolicy::CoupletPolicy(const CoupletModelImpl& model, std::vector<int> pro
       m_biases(std::move(biases))
 {
     if (!model.align) m_biases.alignWeight = m_biases.lengthBias = 0;
+    // Sized once, so that decoding steps do not allocate.
+    m_generated.reserve(static_cast<std::size_t>(model.config.maxLen));
+    m_biased.reserve(model.classes->han.size() + 8);
     if (!m_constraints.upper().empty()) m_pending = model.vocab.decode(m_constraints.upper()) + "\n";
 }
 

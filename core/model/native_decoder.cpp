@@ -92,7 +92,7 @@ void NativeDecoder::reserveRows(int rows)
     const std::size_t perRow = bytesPerRow() / sizeof(float);
     for (int tryRows = rows; tryRows > 0; tryRows /= 2) {
         try {
-            auto fresh = std::make_unique_for_overwrite<float[]>(perRow * static_cast<std::size_t>(tryRows));
+            ResidentBuffer fresh(perRow * static_cast<std::size_t>(tryRows));
             const int keep = std::min(tryRows, m_rows);
             if (keep > 0) std::copy_n(m_cache.get(), perRow * static_cast<std::size_t>(keep), fresh.get());
             m_cache = std::move(fresh);

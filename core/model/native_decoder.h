@@ -4,6 +4,7 @@
 #include "linear_kernels.h"
 #include "model_config.h"
 #include "packed_linear.h"
+#include "resident_buffer.h"
 
 #include <cstdint>
 #include <map>
@@ -76,9 +77,10 @@ private:
     PackedLinear m_output;                  // tied: the token embedding
 
     int m_rows = 0;
-    // rows x layers x {k, v} x maxLen x dim. Not zeroed: a position is always
-    // written before a query reads it (zeroing 256 rows costs 200 MB of memset).
-    std::unique_ptr<float[]> m_cache;
+    // rows x layers x {k, v} x maxLen x dim, resident from reserveRows() on, so
+    // that decode steps take no page faults (a position is always written
+    // before a query reads it).
+    ResidentBuffer m_cache;
 
     // Per-pass buffers, grown to the largest pass seen and then reused.
     int m_capacity = 0;

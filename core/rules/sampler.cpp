@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <numeric>
 #include <stdexcept>
 
 namespace couplet {
@@ -116,6 +118,22 @@ void collectTopK(const std::vector<float>& scores, const std::vector<int>& allow
     for (; i < allowed.size(); ++i) offer(out, k, worst, checkedScore(scores, allowed[i]), allowed[i]);
 }
 
+// The draw std::discrete_distribution(p[0..n)) makes in libstdc++, in place
+// and without its two allocations per call: weights normalised by their sum,
+// cumulated, the last set to exactly 1, and the first entry not below one
+// canonical double; a single entry draws nothing. test_sampler checks it
+// against std::discrete_distribution on the same generator.
+std::size_t drawIndex(std::vector<double>& p, std::size_t n, std::mt19937_64& rng)
+{
+    if (n < 2) return 0;
+    const double sum = std::accumulate(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(n), 0.0);
+    double cumulative = 0;
+    for (std::size_t i = 0; i < n; ++i) p[i] = cumulative += p[i] / sum;
+    p[n - 1] = 1.0;
+    const double u = std::generate_canonical<double, std::numeric_limits<double>::digits>(rng);
+    return static_cast<std::size_t>(std::lower_bound(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(n), u) - p.begin());
+}
+
 } // namespace
 
 double logSumExp(std::span<const float> logits)
@@ -140,6 +158,10 @@ double logSumExp(std::span<const float> logits)
 Sampler::Sampler(const SamplingSettings& settings)
     : m_settings(settings), m_seed(settings.seed != 0 ? settings.seed : std::random_device{}()), m_rng(m_seed)
 {
+    // The top-k heap and its probabilities are sized once, so that steps do not allocate.
+    const auto k = static_cast<std::size_t>(std::max(1, settings.topK)) + 1;
+    m_work.reserve(k);
+    m_probs.reserve(k);
 }
 
 int Sampler::choose(std::span<const float> logits, const std::vector<int>& allowed, const std::vector<int>& penalised,
@@ -191,8 +213,7 @@ int Sampler::choose(std::span<const float> logits, const std::vector<int>& allow
                     break;
                 }
         }
-        std::discrete_distribution<std::size_t> pick(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(keep));
-        chosen = m_work[pick(m_rng)].second;
+        chosen = m_work[drawIndex(p, keep, m_rng)].second;
     }
     logProb = logits[chosen] - logSumExp(logits);
     return chosen;

@@ -147,3 +147,28 @@ COUPLET_TEST(badItemsAreRefusedWithAMessage)
     missing.erase("ln_f.bias");
     refuses([&] { NativeDecoder(lm->config(), missing, NativePrecision::Fp32); }, "ln_f.bias");
 }
+
+// The KV cache's memory: zeroed, resident (the rows' pages are there before
+// the first step writes them), movable, and refused with bad_alloc, not a
+// crash later, when the machine cannot hold it.
+COUPLET_TEST(residentBufferIsThereOrRefused)
+{
+    const std::size_t floats = (std::size_t(3) << 20) + 5; // 12 MB and a bit: a partial huge page at the end
+    ResidentBuffer b(floats);
+    CHECK_EQ(b.size(), floats);
+    CHECK(b.get() != nullptr);
+    double sum = 0;
+    for (std::size_t i = 0; i < floats; i += 1021) sum += b.get()[i];
+    CHECK_EQ(sum, 0.0);
+    b.get()[floats - 1] = 7.0f;
+    ResidentBuffer moved = std::move(b);
+    CHECK(b.get() == nullptr);
+    CHECK_EQ(moved.get()[floats - 1], 7.0f);
+    bool refused = false;
+    try {
+        ResidentBuffer huge(std::size_t(1) << 50); // 4 PiB
+    } catch (const std::bad_alloc&) {
+        refused = true;
+    }
+    CHECK(refused);
+}
