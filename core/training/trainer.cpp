@@ -7,10 +7,15 @@
 #include "couplet_model_impl.h"
 #include "transformer.h"
 
+#include <ATen/autocast_mode.h>
 #include <nlohmann/json.hpp>
 #include <torch/torch.h>
+#include <torch/version.h>
 
 #include <algorithm>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <chrono>
 #include <cmath>
 #include <deque>
@@ -188,10 +193,67 @@ void save(Lm& model, torch::optim::AdamW& optimizer, const TrainOptions& o, cons
     writeState(o.outDir / "checkpoint", s.step, s.tokens, s.seconds);
 }
 
+// bf16 autocast on `device` for the life of the scope; its cast weights are
+// dropped at the end, as they are stale once the optimiser steps.
+class Bf16Autocast {
+public:
+    Bf16Autocast(bool on, const torch::Device& device) : m_on(on), m_type(device.type())
+    {
+        if (!m_on) return;
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
+        at::autocast::set_autocast_dtype(m_type, at::kBFloat16);
+        at::autocast::set_autocast_enabled(m_type, true);
+#else
+        if (m_type == torch::kCPU) {
+            at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
+            at::autocast::set_cpu_enabled(true);
+        } else {
+            at::autocast::set_autocast_gpu_dtype(at::kBFloat16);
+            at::autocast::set_enabled(true);
+        }
+#endif
+    }
+    ~Bf16Autocast()
+    {
+        if (!m_on) return;
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
+        at::autocast::set_autocast_enabled(m_type, false);
+#else
+        if (m_type == torch::kCPU) at::autocast::set_cpu_enabled(false);
+        else at::autocast::set_enabled(false);
+#endif
+        at::autocast::clear_cache();
+    }
+    Bf16Autocast(const Bf16Autocast&) = delete;
+    Bf16Autocast& operator=(const Bf16Autocast&) = delete;
+
+private:
+    bool m_on;
+    c10::DeviceType m_type;
+};
+
+// The mean next-token loss of a batch, in fp32 whatever the products ran in.
+torch::Tensor batchLoss(LmImpl& model, const torch::Tensor& tokens, const torch::Tensor& targets, bool bf16)
+{
+    const Bf16Autocast autocast(bf16, tokens.device());
+    const auto logits = model.forward(tokens).to(torch::kFloat32);
+    return torch::nn::functional::cross_entropy(logits.reshape({-1, logits.size(-1)}), targets.reshape(-1),
+                                                torch::nn::functional::CrossEntropyFuncOptions().ignore_index(kIgnore));
+}
+
 } // namespace
 
 void train(const TrainOptions& o, std::ostream& log)
 {
+#ifdef __GLIBC__
+    // libtorch frees and allocates the logits and their gradients (about 90 MB
+    // each at batch 128) every step. glibc maps anything that large afresh
+    // (its mmap threshold stops at 32 MB) and the kernel then zeroes some
+    // 25,000 pages per tensor per step: a sixth of the trainer's time, measured.
+    // Served from the heap and kept there, they are reused instead.
+    mallopt(M_MMAP_MAX, 0);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
     torch::set_num_threads(o.threads > 0 ? o.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
     torch::manual_seed(o.seed);
     const torch::Device device(o.device == "cuda" ? torch::kCUDA : torch::kCPU);
@@ -220,6 +282,7 @@ void train(const TrainOptions& o, std::ostream& log)
     for (const auto& p : model->parameters()) params += p.numel();
     log << "model: " << params << " parameters, dim " << config.dim << ", layers " << config.layers << ", heads "
         << config.heads << '\n';
+    log << "products: " << (o.bf16 ? "bf16 (autocast; weights, optimiser and loss in fp32)" : "fp32") << '\n';
 
     const auto valid = validationExamples(data, vocab);
     BatchStream stream(data, vocab, o.batchSize, config.maxLen, o.seed + static_cast<std::uint64_t>(s.step));
@@ -233,10 +296,7 @@ void train(const TrainOptions& o, std::ostream& log)
         const double lr = learningRateAt(o, s.step);
         for (auto& group : optimizer.param_groups()) static_cast<torch::optim::AdamWOptions&>(group.options()).lr(lr);
         auto batch = stream.next();
-        auto logits = model->forward(batch.tokens.to(device));
-        auto loss = torch::nn::functional::cross_entropy(
-            logits.reshape({-1, logits.size(-1)}), batch.targets.to(device).reshape(-1),
-            torch::nn::functional::CrossEntropyFuncOptions().ignore_index(kIgnore));
+        const auto loss = batchLoss(*model, batch.tokens.to(device), batch.targets.to(device), o.bf16);
         optimizer.zero_grad();
         loss.backward();
         torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0);
@@ -288,17 +348,14 @@ void exportModel(const std::filesystem::path& from, const std::filesystem::path&
     safetensors::save(to / "model.safetensors", tensors, metadata);
 }
 
-double fitExamples(LmImpl& model, const std::vector<TrainingExample>& examples, int steps, double learningRate)
+double fitExamples(LmImpl& model, const std::vector<TrainingExample>& examples, int steps, double learningRate, bool bf16)
 {
     auto batch = collate(examples, 0, examples.size(), model.config().maxLen);
     torch::optim::AdamW optimizer(model.parameters(), torch::optim::AdamWOptions(learningRate).weight_decay(0.0));
     model.train();
     double last = 0;
     for (int i = 0; i < steps; ++i) {
-        auto logits = model.forward(batch.tokens);
-        auto loss = torch::nn::functional::cross_entropy(
-            logits.reshape({-1, logits.size(-1)}), batch.targets.reshape(-1),
-            torch::nn::functional::CrossEntropyFuncOptions().ignore_index(kIgnore));
+        const auto loss = batchLoss(model, batch.tokens, batch.targets, bf16);
         optimizer.zero_grad();
         loss.backward();
         optimizer.step();
