@@ -836,6 +836,14 @@
         <source>Every keyword must appear (in the 上联)</source>
         <translation>每个关键词都必须出现（在上联中）</translation>
     </message>
+    <message>
+        <source>Several year animals (辞旧迎新)</source>
+        <translation>可含多个生肖（辞旧迎新）</translation>
+    </message>
+    <message>
+        <source>By default a couplet names one year animal: the prompt&apos;s, or the first the 上联 names. Check this for couplets that see one year out and the next in (金蛇辞旧岁 / 骏马迎新春).</source>
+        <translation>默认一副春联只出现一个生肖：提示中的，或上联最先出现的。辞旧迎新的春联（金蛇辞旧岁 / 骏马迎新春）请勾选此项。</translation>
+    </message>
 </context>
 <context>
     <name>couplet::QueueModel</name>

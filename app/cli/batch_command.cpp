@@ -53,6 +53,7 @@ void printHelp()
            "  --count N             candidates per row; the best by model score is kept (default 1)\n"
            "  --seed N              reproducible output: row r uses seed N + r (default random)\n"
            "  --temperature T --top-k K --top-p P --greedy --tone --free-hengpi\n"
+           "  --keywords-must-appear --mixed-zodiac   as in couplet generate\n"
            "                        sampling and constraints, as in 'couplet generate'\n"
            "  --batch N             sequences decoded together (default 32)\n"
            "  --journal PATH        job journal (default $XDG_DATA_HOME/couplet-studio/jobs.sqlite)\n"
@@ -141,6 +142,8 @@ void takeGenerationOptions(Args& args, BatchSettings& s)
     spec.sampling.greedy = args.flag("greedy");
     spec.tonePattern = args.flag("tone");
     spec.freeHengpi = args.flag("free-hengpi");
+    spec.keywordsMustAppear = args.flag("keywords-must-appear");
+    spec.mixedZodiac = args.flag("mixed-zodiac");
     if (spec.candidates < 1) throw UsageError("--count must be at least 1");
     s.batch = args.integer("batch", 32);
     if (s.batch < 1) throw UsageError("--batch must be at least 1");

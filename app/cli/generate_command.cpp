@@ -23,6 +23,8 @@ void printHelp()
                  "  --free-hengpi      let the model write any 横批 instead of choosing from its phrase list\n"
                  "  --tone             上联 ends on 仄, 下联 on 平\n"
                  "  --keywords-must-appear  every keyword appears in the 上联 (constrained decoding)\n"
+                 "  --mixed-zodiac     let more than one year animal appear (辞旧迎新); by default a couplet\n"
+                 "                     names one: the prompt's, else the first its 上联 names\n"
                  "  --count N          candidates, best first (default 1)\n"
                  "  --no-rerank        sample only N candidates and rank them by the model alone (streams one)\n"
                  "  --align-weight W   对仗 fusion weight (default: the model's align.tsv; 0 = off)\n"
@@ -50,6 +52,7 @@ GenerationSpec specFrom(Args& args)
     spec.freeHengpi = args.flag("free-hengpi");
     spec.tonePattern = args.flag("tone");
     spec.keywordsMustAppear = args.flag("keywords-must-appear");
+    spec.mixedZodiac = args.flag("mixed-zodiac");
     spec.rerank = !args.flag("no-rerank");
     spec.alignWeight = static_cast<float>(args.number("align-weight", spec.alignWeight));
     spec.lengthBias = static_cast<float>(args.number("length-bias", spec.lengthBias));

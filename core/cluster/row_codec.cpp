@@ -54,6 +54,7 @@ std::string specToJson(const GenerationSpec& spec)
     const json j{{"mode", modeName(spec.mode)}, {"keywords", spec.keywords}, {"upper", spec.upper},
                  {"acrostic", spec.acrostic}, {"length", spec.length}, {"hengpi", spec.hengpi},
                  {"tone", spec.tonePattern}, {"free_hengpi", spec.freeHengpi},
+                 {"keywords_must_appear", spec.keywordsMustAppear}, {"mixed_zodiac", spec.mixedZodiac},
                  {"candidates", spec.candidates}, {"temperature", s.temperature}, {"top_k", s.topK},
                  {"top_p", s.topP}, {"repetition_penalty", s.repetitionPenalty}, {"seed", s.seed},
                  {"greedy", s.greedy}};
@@ -73,6 +74,9 @@ GenerationSpec specFromJson(const std::string& text)
         spec.hengpi = j.at("hengpi").get<std::string>();
         spec.tonePattern = j.at("tone").get<bool>();
         spec.freeHengpi = j.at("free_hengpi").get<bool>();
+        // Absent from rows queued before these options existed.
+        spec.keywordsMustAppear = j.value("keywords_must_appear", false);
+        spec.mixedZodiac = j.value("mixed_zodiac", false);
         spec.candidates = j.at("candidates").get<int>();
         SamplingSettings& s = spec.sampling;
         s.temperature = j.at("temperature").get<float>();

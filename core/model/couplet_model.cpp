@@ -9,6 +9,7 @@
 #include "source_dir.h"
 #include "torch_decoder.h"
 #include "utf8.h"
+#include "zodiac.h"
 
 #include <algorithm>
 #include <iostream>
@@ -165,7 +166,7 @@ std::shared_ptr<const CoupletModel> CoupletModel::load(const std::filesystem::pa
     if (std::filesystem::exists(dir / "hengpi.txt"))
         attempt(dir / "hengpi.txt", [&] { m->hengpi = HengpiList::load(dir / "hengpi.txt"); });
     m->hengpi.restrictTo(m->vocab);
-    for (const auto& p : m->hengpi.phrases()) m->hengpiTrie.insert(m->vocab.encode(utf8::encode(p.text)));
+    for (const auto& p : m->hengpi.phrases()) m->hengpiTrie.insert(m->vocab.encode(utf8::encode(p.text)), zodiacOf(p.text));
     m->classes = std::make_unique<TokenClasses>(m->vocab, m->tones);
     if (std::filesystem::exists(dir / "align.tsv"))
         attempt(dir / "align.tsv", [&] {
@@ -270,6 +271,11 @@ std::unique_ptr<TokenPolicy> CoupletModel::makePolicy(const GenerationSpec& spec
     c.tonePattern = spec.tonePattern;
     c.freeHengpi = spec.freeHengpi;
     c.hengpi = m.vocab.encode(spec.hengpi);
+    c.mixedZodiac = spec.mixedZodiac;
+    // The year animal the user named, in any part of the prompt (龙年, 吉羊,
+    // a 上联 with 金羊, a 横批 羊年大吉).
+    const std::string& named = spec.mode == PromptMode::Upper ? spec.upper : spec.keywords + spec.acrostic;
+    c.yearAnimal = firstZodiac(utf8::decode(named + spec.hengpi));
     if (spec.mode == PromptMode::Upper) {
         c.upper = m.vocab.encode(spec.upper);
         c.length = static_cast<int>(c.upper.size());

@@ -2,23 +2,30 @@
 
 #include "tone_table.h"
 #include "vocab.h"
+#include "zodiac.h"
 
 #include <algorithm>
 #include <stdexcept>
 
 namespace couplet {
 
-void PhraseTrie::insert(const std::vector<int>& phrase)
+void PhraseTrie::insert(const std::vector<int>& phrase, int animal)
 {
+    // A phrase without an animal suits every year (bits 0-12), one with
+    // animal k only year k, one with two animals none.
+    const unsigned short suits = animal < 0 ? 0x1fff : animal < kManyZodiac ? 1u << animal : 0;
     int node = 0;
+    m_animals[0] |= suits;
     for (int token : phrase) {
         int next = child(node, token);
         if (next < 0) {
             next = static_cast<int>(m_children.size());
             m_children.emplace_back();
+            m_animals.push_back(0);
             m_children[node].push_back({token, next});
         }
         node = next;
+        m_animals[node] |= suits;
     }
 }
 
@@ -30,7 +37,7 @@ int PhraseTrie::child(int node, int token) const
 }
 
 TokenClasses::TokenClasses(const Vocab& vocab, const ToneTable& tones)
-    : level(vocab.size(), 0), oblique(vocab.size(), 0)
+    : level(vocab.size(), 0), oblique(vocab.size(), 0), zodiac(vocab.size(), -1)
 {
     for (int id = tok::kFirstChar; id < vocab.size(); ++id) {
         if (vocab.isPunctuation(id)) {
@@ -40,6 +47,7 @@ TokenClasses::TokenClasses(const Vocab& vocab, const ToneTable& tones)
             const Tone t = tones.tone(vocab.character(id));
             level[id] = t == Tone::Level;
             oblique[id] = t == Tone::Oblique;
+            zodiac[id] = static_cast<signed char>(zodiacIndex(vocab.character(id)));
         }
     }
 }
@@ -55,6 +63,9 @@ CoupletConstraints::CoupletConstraints(const TokenClasses& classes, const Phrase
     m_allowed.reserve(classes.han.size() + classes.punctuation.size() + 2);
     m_upper.assign(m_spec.upper.begin(), m_spec.upper.end());
     m_segment = m_upper.empty() ? Segment::Upper : Segment::Lower;
+    m_animal = m_spec.yearAnimal;
+    for (int t : m_upper)
+        if (m_animal < 0 && t >= 0 && t < static_cast<int>(m_classes.zodiac.size())) m_animal = m_classes.zodiac[t];
     std::erase_if(m_spec.requiredKeywords, [](const auto& k) { return k.empty(); });
     m_keywords = KeywordPlan(m_spec.requiredKeywords);
     // With the tone rule the last character must be chosen by tone, so the
@@ -101,6 +112,12 @@ void CoupletConstraints::preferFlagged(const std::vector<char>& flag)
     if (kept > 0) std::erase_if(m_allowed, [&](int t) { return flag[t] == 0; });
 }
 
+void CoupletConstraints::dropOtherAnimals()
+{
+    if (m_spec.mixedZodiac) return;
+    std::erase_if(m_allowed, [&](int t) { return m_classes.zodiac[t] >= 0 && m_classes.zodiac[t] != m_animal; });
+}
+
 void CoupletConstraints::allowUpper()
 {
     const int i = static_cast<int>(m_upper.size());
@@ -114,6 +131,8 @@ void CoupletConstraints::allowUpper()
     // The 下联's 藏头 character may not appear in the 上联, or the 下联 could
     // not start with it.
     if (m_spec.acrosticLower >= 0) std::erase(m_allowed, m_spec.acrosticLower);
+    // Until the 上联 names an animal any may come; then only that one.
+    if (m_animal >= 0) dropOtherAnimals();
     const bool lastPosition = (n > 0 && i == n - 1) || (n == 0 && i == tok::kMaxLineChars - 1);
     if (m_spec.tonePattern && lastPosition) {
         // A repeated last character would force the 下联 to mirror it, and
@@ -146,8 +165,13 @@ void CoupletConstraints::allowLower()
     if (!m_lowerPoolReady) {
         m_lowerPool.reserve(m_classes.han.size());
         for (int t : m_upper) m_banned[t] = 1;
+        // The 下联 names no other year animal than the couplet's (none if
+        // it has none): 龙年 is not answered with 蛇岁.
+        const auto otherAnimal = [&](int t) {
+            return !m_spec.mixedZodiac && m_classes.zodiac[t] >= 0 && m_classes.zodiac[t] != m_animal;
+        };
         for (int t : m_classes.han)
-            if (!m_banned[t]) m_lowerPool.push_back(t);
+            if (!m_banned[t] && !otherAnimal(t)) m_lowerPool.push_back(t);
         for (int t : m_upper) m_banned[t] = 0;
         m_lowerPoolReady = true;
     }
@@ -167,17 +191,27 @@ void CoupletConstraints::allowHengpi()
     if (!m_spec.hengpi.empty()) return only(m_spec.hengpi[h]);
     if (m_spec.freeHengpi || m_trie.empty()) {
         m_allowed = m_classes.han;
+        dropOtherAnimals();
         return;
     }
-    for (const auto& [token, node] : m_trie.children(m_trieNode)) m_allowed.push_back(token);
+    // Phrases of another year's animal (龙年吉祥 on a 羊 couplet, or on one
+    // that names none) are not offered.
+    for (const auto& [token, node] : m_trie.children(m_trieNode))
+        if (m_spec.mixedZodiac || m_trie.reaches(node, m_animal)) m_allowed.push_back(token);
+    if (m_allowed.empty())
+        for (const auto& [token, node] : m_trie.children(m_trieNode)) m_allowed.push_back(token);
 }
 
 void CoupletConstraints::advance(int token)
 {
     switch (m_segment) {
     case Segment::Upper:
-        if (token == tok::kLower) m_segment = Segment::Lower;
-        else m_upper.push_back(token);
+        if (token == tok::kLower) {
+            m_segment = Segment::Lower;
+        } else {
+            m_upper.push_back(token);
+            if (m_animal < 0 && m_classes.zodiac[token] >= 0) m_animal = m_classes.zodiac[token];
+        }
         break;
     case Segment::Lower:
         if (token == tok::kHengpi) m_segment = Segment::Hengpi;

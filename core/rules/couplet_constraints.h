@@ -12,14 +12,20 @@ class ToneTable;
 // A prefix tree of the 横批 phrases, in token ids.
 class PhraseTrie {
 public:
-    void insert(const std::vector<int>& phrase);
+    // `animal`: zodiacOf(phrase) (zodiac.h): -1 none, 0-11, kManyZodiac.
+    void insert(const std::vector<int>& phrase, int animal = -1);
     // Tokens that continue some phrase after `node`; node 0 is the root.
     const std::vector<std::pair<int, int>>& children(int node) const { return m_children[node]; }
     int child(int node, int token) const; // -1 if none
     bool empty() const { return m_children.size() <= 1; }
+    // Whether some phrase through `node` names no year animal but `animal`
+    // (-1: none at all).
+    bool reaches(int node, int animal) const { return (m_animals[node] >> (animal < 0 ? 12 : animal)) & 1; }
 
 private:
     std::vector<std::vector<std::pair<int, int>>> m_children{1}; // (token, node)
+    // [node] bit k < 12: a phrase below names animal k or none; bit 12: none.
+    std::vector<unsigned short> m_animals{0};
 };
 
 // Token classes the constraints are made of, computed once per model.
@@ -28,6 +34,7 @@ struct TokenClasses {
     std::vector<int> punctuation; // couplet punctuation
     std::vector<char> level;      // [vocab] 1 = 平
     std::vector<char> oblique;    // [vocab] 1 = 仄
+    std::vector<signed char> zodiac; // [vocab] year animal 0-11 (鼠 ... 猪), -1 = none
     TokenClasses(const Vocab& vocab, const ToneTable& tones);
 };
 
@@ -42,6 +49,11 @@ struct ConstraintSpec {
     // Keywords (token runs) the 上联 must contain, forced in when the
     // positions left would no longer hold them; empty = no requirement.
     std::vector<std::vector<int>> requiredKeywords;
+    // One year animal per couplet: the prompt's (yearAnimal), else the first
+    // the 上联 names; no other in 上联, 下联 or 横批, and no animal 横批 for a
+    // couplet without one. mixedZodiac lifts it (辞旧迎新: 金蛇辞旧岁, 骏马迎新春).
+    int yearAnimal = -1;             // 0-11, -1 = none given
+    bool mixedZodiac = false;
 };
 
 enum class Segment { Upper, Lower, Hengpi, Done };
@@ -51,7 +63,7 @@ enum class Segment { Upper, Lower, Hengpi, Done };
 // 上联's; no special token inside a line; no 上联 character in 下联 except
 // where 上联 repeats a character (then 下联 repeats its own, 叠字 mirrored);
 // 横批 is four Han characters, from the phrase list unless free or fixed;
-// required keywords appear in the 上联.
+// required keywords appear in the 上联; one year animal (ConstraintSpec).
 class CoupletConstraints {
 public:
     CoupletConstraints(const TokenClasses& classes, const PhraseTrie& trie, ConstraintSpec spec);
@@ -66,6 +78,8 @@ public:
     const std::vector<int>& upper() const { return m_upper; }
     const std::vector<int>& lower() const { return m_lower; }
     const std::vector<int>& hengpi() const { return m_hengpi; }
+    // The couplet's year animal (0-11) so far, -1 = none.
+    int yearAnimal() const { return m_animal; }
     // Tokens of the line being written (for the repetition penalty).
     const std::vector<int>& currentLine() const;
 
@@ -78,6 +92,8 @@ private:
     void preferFlagged(const std::vector<char>& flag);
     // Forces a keyword character when the 上联 has just room for the missing ones.
     bool forceKeyword(int position);
+    // Removes the year animals other than the couplet's from m_allowed.
+    void dropOtherAnimals();
 
     const TokenClasses& m_classes;
     const PhraseTrie& m_trie;
@@ -87,6 +103,7 @@ private:
     KeywordPlan m_keywords;
     int m_keywordReserve = 0; // positions at the 上联's end kept free of forced keywords
     int m_trieNode = 0;
+    int m_animal = -1; // the couplet's year animal so far
     std::vector<int> m_allowed;
     std::vector<char> m_banned; // [vocab] scratch
     std::vector<int> m_lowerPool;       // Han minus the 上联 and the 下联 so far

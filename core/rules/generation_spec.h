@@ -27,6 +27,7 @@ struct GenerationSpec {
     bool tonePattern = false;    // 上联 ends on 仄, 下联 on 平
     bool freeHengpi = false;     // 横批 generated freely instead of from the phrase list
     bool keywordsMustAppear = false; // every keyword in the 上联, by constrained decoding
+    bool mixedZodiac = false;    // more than one year animal may appear (辞旧迎新); by default one
     int candidates = 1;
     bool rerank = true;          // sample 4x the candidates and keep the best by CoupletScorer
     float alignWeight = -1.0f;   // 对仗 fusion weight; negative = the model's default (align.tsv), 0 = off

@@ -190,6 +190,8 @@ void applyCouplet(const json& c, ParsedPrompt& p)
     spec.length = static_cast<int>(integerField(c, "length", spec.length, 0, 32, path));
     spec.tonePattern = boolField(c, "tone", spec.tonePattern, path);
     spec.freeHengpi = boolField(c, "free_hengpi", spec.freeHengpi, path);
+    spec.keywordsMustAppear = boolField(c, "keywords_must_appear", spec.keywordsMustAppear, path);
+    spec.mixedZodiac = boolField(c, "mixed_zodiac", spec.mixedZodiac, path);
 }
 
 } // namespace

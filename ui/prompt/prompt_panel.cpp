@@ -29,7 +29,7 @@ PromptPanel::PromptPanel(QWidget* parent)
       m_length(new QComboBox(this)), m_candidates(new QSpinBox(this)), m_hengpi(new QLineEdit(this)),
       m_temperature(new QDoubleSpinBox(this)), m_topK(new QSpinBox(this)),
       m_topP(new QDoubleSpinBox(this)), m_seed(new QSpinBox(this)), m_tone(new QCheckBox(this)),
-      m_mustAppear(new QCheckBox(this)), m_generate(new QPushButton(this)), m_message(new QLabel(this))
+      m_mustAppear(new QCheckBox(this)), m_mixedZodiac(new QCheckBox(this)), m_generate(new QPushButton(this)), m_message(new QLabel(this))
 {
     buildForm();
     connect(m_text, &QLineEdit::returnPressed, this, &PromptPanel::generate);
@@ -73,6 +73,7 @@ void PromptPanel::buildForm()
     }
     m_form->addRow(m_tone);
     m_form->addRow(m_mustAppear);
+    m_form->addRow(m_mixedZodiac);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(m_form);
     layout->addWidget(m_message);
@@ -99,6 +100,9 @@ void PromptPanel::retranslateUi()
     m_topK->setSpecialValueText(tr("off"));
     m_tone->setText(tr("Tone pattern: 上联 ends 仄, 下联 ends 平"));
     m_mustAppear->setText(tr("Every keyword must appear (in the 上联)"));
+    m_mixedZodiac->setText(tr("Several year animals (辞旧迎新)"));
+    m_mixedZodiac->setToolTip(tr("By default a couplet names one year animal: the prompt's, or the first the 上联 names. "
+                                 "Check this for couplets that see one year out and the next in (金蛇辞旧岁 / 骏马迎新春)."));
     m_generate->setText(tr("Generate (Enter)"));
     updatePlaceholder();
 }
@@ -127,6 +131,7 @@ GenerationSpec PromptPanel::spec() const
     spec.hengpi = m_hengpi->text().trimmed().toStdString();
     spec.tonePattern = m_tone->isChecked();
     spec.keywordsMustAppear = m_mustAppear->isChecked() && spec.mode == PromptMode::Keywords;
+    spec.mixedZodiac = m_mixedZodiac->isChecked();
     spec.sampling.temperature = float(m_temperature->value());
     spec.sampling.topK = m_topK->value();
     spec.sampling.topP = float(m_topP->value());
@@ -147,6 +152,7 @@ void PromptPanel::setSpec(const GenerationSpec& spec)
     m_hengpi->setText(QString::fromStdString(spec.hengpi));
     m_tone->setChecked(spec.tonePattern);
     m_mustAppear->setChecked(spec.keywordsMustAppear);
+    m_mixedZodiac->setChecked(spec.mixedZodiac);
     m_temperature->setValue(spec.sampling.temperature);
     m_topK->setValue(spec.sampling.topK);
     m_topP->setValue(spec.sampling.topP);
@@ -198,6 +204,7 @@ void PromptPanel::saveSettings(QSettings& settings) const
     settings.setValue(settingsKey("seed"), m_seed->value());
     settings.setValue(settingsKey("tone"), m_tone->isChecked());
     settings.setValue(settingsKey("keywordsMustAppear"), m_mustAppear->isChecked());
+    settings.setValue(settingsKey("mixedZodiac"), m_mixedZodiac->isChecked());
 }
 
 void PromptPanel::restoreSettings(const QSettings& settings)
@@ -213,6 +220,7 @@ void PromptPanel::restoreSettings(const QSettings& settings)
     m_seed->setValue(settings.value(settingsKey("seed"), m_seed->value()).toInt());
     m_tone->setChecked(settings.value(settingsKey("tone"), m_tone->isChecked()).toBool());
     m_mustAppear->setChecked(settings.value(settingsKey("keywordsMustAppear"), m_mustAppear->isChecked()).toBool());
+    m_mixedZodiac->setChecked(settings.value(settingsKey("mixedZodiac"), m_mixedZodiac->isChecked()).toBool());
 }
 
 void PromptPanel::changeEvent(QEvent* event)

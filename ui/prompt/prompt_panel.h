@@ -62,6 +62,7 @@ private:
     QSpinBox* m_seed;
     QCheckBox* m_tone;
     QCheckBox* m_mustAppear; // every keyword in the 上联, by constrained decoding
+    QCheckBox* m_mixedZodiac; // more than one year animal may appear
     QPushButton* m_generate;
     QLabel* m_message;
 };
