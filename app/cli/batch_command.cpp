@@ -53,7 +53,7 @@ void printHelp()
            "  --count N             candidates per row; the best by model score is kept (default 1)\n"
            "  --seed N              reproducible output: row r uses seed N + r (default random)\n"
            "  --temperature T --top-k K --top-p P --greedy --tone --free-hengpi\n"
-           "  --keywords-must-appear --mixed-zodiac   as in couplet generate\n"
+           "  --keywords-must-appear --mixed-zodiac\n"
            "                        sampling and constraints, as in 'couplet generate'\n"
            "  --batch N             sequences decoded together (default 32)\n"
            "  --journal PATH        job journal (default $XDG_DATA_HOME/couplet-studio/jobs.sqlite)\n"

@@ -272,10 +272,10 @@ std::unique_ptr<TokenPolicy> CoupletModel::makePolicy(const GenerationSpec& spec
     c.freeHengpi = spec.freeHengpi;
     c.hengpi = m.vocab.encode(spec.hengpi);
     c.mixedZodiac = spec.mixedZodiac;
-    // The year animal the user named, in any part of the prompt (龙年, 吉羊,
-    // a 上联 with 金羊, a 横批 羊年大吉).
-    const std::string& named = spec.mode == PromptMode::Upper ? spec.upper : spec.keywords + spec.acrostic;
-    c.yearAnimal = firstZodiac(utf8::decode(named + spec.hengpi));
+    // The year animal the prompt names (龙年, 吉羊, a 横批 羊年大吉); a given
+    // 上联's own (金羊送福) comes first, in CoupletConstraints.
+    const std::string named = spec.mode == PromptMode::Upper ? spec.hengpi : spec.keywords + spec.acrostic + spec.hengpi;
+    c.yearAnimal = firstZodiac(utf8::decode(named));
     if (spec.mode == PromptMode::Upper) {
         c.upper = m.vocab.encode(spec.upper);
         c.length = static_cast<int>(c.upper.size());

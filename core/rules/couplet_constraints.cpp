@@ -63,9 +63,8 @@ CoupletConstraints::CoupletConstraints(const TokenClasses& classes, const Phrase
     m_allowed.reserve(classes.han.size() + classes.punctuation.size() + 2);
     m_upper.assign(m_spec.upper.begin(), m_spec.upper.end());
     m_segment = m_upper.empty() ? Segment::Upper : Segment::Lower;
-    m_animal = m_spec.yearAnimal;
-    for (int t : m_upper)
-        if (m_animal < 0 && t >= 0 && t < static_cast<int>(m_classes.zodiac.size())) m_animal = m_classes.zodiac[t];
+    for (int t : m_upper) noteAnimal(t);
+    if (m_animal < 0) m_animal = m_spec.yearAnimal;
     std::erase_if(m_spec.requiredKeywords, [](const auto& k) { return k.empty(); });
     m_keywords = KeywordPlan(m_spec.requiredKeywords);
     // With the tone rule the last character must be chosen by tone, so the
@@ -112,10 +111,19 @@ void CoupletConstraints::preferFlagged(const std::vector<char>& flag)
     if (kept > 0) std::erase_if(m_allowed, [&](int t) { return flag[t] == 0; });
 }
 
+void CoupletConstraints::noteAnimal(int token)
+{
+    if (m_animal < 0) m_animal = m_classes.zodiac[token];
+}
+
+bool CoupletConstraints::isOtherAnimal(int token) const
+{
+    return !m_spec.mixedZodiac && m_classes.zodiac[token] >= 0 && m_classes.zodiac[token] != m_animal;
+}
+
 void CoupletConstraints::dropOtherAnimals()
 {
-    if (m_spec.mixedZodiac) return;
-    std::erase_if(m_allowed, [&](int t) { return m_classes.zodiac[t] >= 0 && m_classes.zodiac[t] != m_animal; });
+    std::erase_if(m_allowed, [&](int t) { return isOtherAnimal(t); });
 }
 
 void CoupletConstraints::allowUpper()
@@ -167,11 +175,8 @@ void CoupletConstraints::allowLower()
         for (int t : m_upper) m_banned[t] = 1;
         // The 下联 names no other year animal than the couplet's (none if
         // it has none): 龙年 is not answered with 蛇岁.
-        const auto otherAnimal = [&](int t) {
-            return !m_spec.mixedZodiac && m_classes.zodiac[t] >= 0 && m_classes.zodiac[t] != m_animal;
-        };
         for (int t : m_classes.han)
-            if (!m_banned[t] && !otherAnimal(t)) m_lowerPool.push_back(t);
+            if (!m_banned[t] && !isOtherAnimal(t)) m_lowerPool.push_back(t);
         for (int t : m_upper) m_banned[t] = 0;
         m_lowerPoolReady = true;
     }
@@ -210,7 +215,7 @@ void CoupletConstraints::advance(int token)
             m_segment = Segment::Lower;
         } else {
             m_upper.push_back(token);
-            if (m_animal < 0 && m_classes.zodiac[token] >= 0) m_animal = m_classes.zodiac[token];
+            noteAnimal(token);
         }
         break;
     case Segment::Lower:

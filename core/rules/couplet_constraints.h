@@ -49,10 +49,11 @@ struct ConstraintSpec {
     // Keywords (token runs) the 上联 must contain, forced in when the
     // positions left would no longer hold them; empty = no requirement.
     std::vector<std::vector<int>> requiredKeywords;
-    // One year animal per couplet: the prompt's (yearAnimal), else the first
-    // the 上联 names; no other in 上联, 下联 or 横批, and no animal 横批 for a
-    // couplet without one. mixedZodiac lifts it (辞旧迎新: 金蛇辞旧岁, 骏马迎新春).
-    int yearAnimal = -1;             // 0-11, -1 = none given
+    // One year animal per couplet: a given 上联's first, else the prompt's
+    // (yearAnimal), else the first the 上联 written names; no other in 上联,
+    // 下联 or 横批, and no animal 横批 for a couplet without one. mixedZodiac
+    // lifts it (辞旧迎新: 金蛇辞旧岁, 骏马迎新春).
+    int yearAnimal = -1;             // named by keywords, 藏头 or a fixed 横批; 0-11, -1 = none
     bool mixedZodiac = false;
 };
 
@@ -92,7 +93,11 @@ private:
     void preferFlagged(const std::vector<char>& flag);
     // Forces a keyword character when the 上联 has just room for the missing ones.
     bool forceKeyword(int position);
-    // Removes the year animals other than the couplet's from m_allowed.
+    // The first year animal the 上联 names becomes the couplet's.
+    void noteAnimal(int token);
+    // Whether `token` is a year animal other than the couplet's (false when mixedZodiac).
+    bool isOtherAnimal(int token) const;
+    // Removes those from m_allowed.
     void dropOtherAnimals();
 
     const TokenClasses& m_classes;
