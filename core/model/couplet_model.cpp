@@ -60,8 +60,13 @@ std::optional<NativePrecision> pickPrecision(const std::string& precision)
             std::cerr << "warning: this CPU has no avx512_bf16; bf16 runs on slow portable kernels\n";
         return NativePrecision::Bf16;
     }
+    if (precision == "int8") {
+        if (!cpu.avx512vnni)
+            std::cerr << "warning: this CPU has no avx512_vnni; int8 runs on slow portable kernels\n";
+        return NativePrecision::Int8;
+    }
     if (precision == "auto") return cpu.avx512bf16 ? NativePrecision::Bf16 : NativePrecision::Fp32;
-    throw std::runtime_error("unknown precision '" + precision + "' (use auto, fp32, bf16 or libtorch)");
+    throw std::runtime_error("unknown precision '" + precision + "' (use auto, fp32, bf16, int8 or libtorch)");
 }
 
 

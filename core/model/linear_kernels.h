@@ -10,6 +10,7 @@ namespace couplet {
 struct CpuKernels {
     bool avx512 = false;     // fp32 FMA kernels, 16 lanes
     bool avx512bf16 = false; // vdpbf16ps: bf16 pairs into fp32
+    bool avx512vnni = false; // vpdpbusd: unsigned x signed byte quads into int32
     static CpuKernels detect();
     // The portable C++ kernels only, for tests and CPUs without AVX-512.
     static CpuKernels portable() { return {}; }
@@ -18,10 +19,15 @@ struct CpuKernels {
 // One product y = x W^T + b over panels [panelBegin, panelEnd) of `w`, for
 // `rows` rows of x (row stride ldx floats) into y (row stride ldy); with
 // `accumulate` the result is added to what y holds (a residual connection).
-// For bf16 weights `xb` holds x rounded to bf16 (row stride w.in()).
+// For bf16 weights `xb` holds x rounded to bf16 (row stride w.in()); for
+// int8 weights `xq` holds x quantised by quantizeRows() (row stride w.in()),
+// `xScale` and `xLow` each row's step and minimum.
 struct LinearCall {
     const float* x = nullptr;
     const std::uint16_t* xb = nullptr;
+    const std::uint8_t* xq = nullptr;
+    const float* xScale = nullptr;
+    const float* xLow = nullptr;
     int rows = 0;
     int ldx = 0;
     float* y = nullptr;
@@ -38,5 +44,12 @@ const char* kernelName(NativePrecision p, const CpuKernels& cpu);
 
 // x rounded to bf16, `count` values.
 void roundToBf16(const CpuKernels& cpu, const float* x, std::uint16_t* out, int count);
+
+// Dynamic int8 quantisation of `rows` rows of x (row stride and width `k`),
+// asymmetric: low[r] = min x_r, scale[r] = (max x_r - min x_r) / 255 (1 for a
+// constant row), out = round((x - low) / scale) as unsigned bytes, the form
+// vpdpbusd takes. A GELU output (-0.17 to a few units) keeps twice the
+// resolution a symmetric scale would give it.
+void quantizeRows(const CpuKernels& cpu, const float* x, int rows, int k, std::uint8_t* out, float* scale, float* low);
 
 } // namespace couplet

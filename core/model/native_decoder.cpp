@@ -127,6 +127,8 @@ void NativeDecoder::ensureTokens(int tokens)
     m_up.resize(t * static_cast<std::size_t>(m_config.mlpHidden));
     m_scores.resize(t * static_cast<std::size_t>(m_config.maxLen));
     m_xb.resize(t * std::max(d, static_cast<std::size_t>(m_config.mlpHidden)));
+    m_xq.resize(t * std::max(d, static_cast<std::size_t>(m_config.mlpHidden)));
+    m_xScale.resize(2 * t); // each row's step, then each row's minimum
     m_capacity = tokens;
 }
 
@@ -142,6 +144,11 @@ void NativeDecoder::product(const PackedLinear& w, const float* x, int rows, flo
     if (w.precision() == NativePrecision::Bf16) {
         roundToBf16(m_kernels, x, m_xb.data(), rows * w.in());
         call.xb = m_xb.data();
+    } else if (w.precision() == NativePrecision::Int8) {
+        quantizeRows(m_kernels, x, rows, w.in(), m_xq.data(), m_xScale.data(), m_xScale.data() + rows);
+        call.xq = m_xq.data();
+        call.xScale = m_xScale.data();
+        call.xLow = m_xScale.data() + rows;
     }
     at::parallel_for(0, w.panels(), kPanelGrain, [&](int64_t begin, int64_t end) {
         LinearCall part = call;

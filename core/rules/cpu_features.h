@@ -16,6 +16,7 @@ struct CpuFeatures {
     bool avx512 = false;     // F and DQ: the 16-lane float loops (exp, GELU, softmax, sampling)
     bool avx512bwvl = false; // F, DQ, BW and VL: the fp32 product kernels
     bool avx512bf16 = false; // all of the above and BF16 (vdpbf16ps): the bf16 product kernels
+    bool avx512vnni = false; // F, DQ, BW, VL and VNNI (vpdpbusd): the int8 product kernels
 
     // This CPU's flags, probed once.
     static const CpuFeatures& host()
@@ -33,6 +34,7 @@ private:
         f.avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq");
         f.avx512bwvl = f.avx512 && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
         f.avx512bf16 = f.avx512bwvl && __builtin_cpu_supports("avx512bf16");
+        f.avx512vnni = f.avx512bwvl && __builtin_cpu_supports("avx512vnni");
 #endif
         return f;
     }

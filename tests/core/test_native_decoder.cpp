@@ -1,6 +1,7 @@
 // NativeDecoder against TorchDecoder on the same weights: the same logits
 // (fp32 within 1e-4) through prefill, decode, row copies and cache growth,
-// on the AVX-512 kernels where the CPU has them and on the portable ones.
+// on the AVX-512 kernels where the CPU has them and on the portable ones;
+// bf16 and int8 close to fp32, and each the same on both kernel sets.
 
 #include "tiny_model.h"
 
@@ -121,6 +122,71 @@ COUPLET_TEST(bf16KernelsAgreeAndStayCloseToFp32)
     CHECK(toFp32 < 0.05);
     CHECK(kernels < 1e-4);
     CHECK(fast.weightBytes() < fp32.weightBytes() * 0.6);
+}
+
+// int8 quantises weights per column and activations per row, so it is
+// compared with fp32 loosely (and on the shipped model in
+// test_native_precision); its VNNI and portable kernels sum the same integer
+// products, so they agree up to the float rescale.
+COUPLET_TEST(int8KernelsAgreeAndStayCloseToFp32)
+{
+    Lm lm = tinyLm();
+    const WeightMap w = nativeWeightsOf(*lm);
+    NativeDecoder fp32(lm->config(), w, NativePrecision::Fp32);
+    NativeDecoder fast(lm->config(), w, NativePrecision::Int8);
+    NativeDecoder portable(lm->config(), w, NativePrecision::Int8, CpuKernels::portable());
+    const double toFp32 = largestDifference(fp32, fast);
+    const double kernels = largestDifference(fast, portable);
+    std::cout << "int8 (" << fast.kernelName() << ") vs fp32: " << toFp32 << "; vs portable int8: " << kernels << '\n';
+    CHECK(toFp32 < 0.1);
+    CHECK(kernels < 1e-3);
+    CHECK(fast.weightBytes() < fp32.weightBytes() * 0.35);
+}
+
+// A product on a row of zeros, a row with one large value and a row of
+// equal values: quantisation keeps the exact cases exact (a row's minimum
+// and maximum map to 0 and 255; a constant row is its minimum) on both kernels.
+COUPLET_TEST(int8QuantisationHandlesEdgeRows)
+{
+    const int in = 32, out = 20;
+    std::vector<float> weight(static_cast<std::size_t>(in) * out), bias(out);
+    for (int o = 0; o < out; ++o) {
+        bias[static_cast<std::size_t>(o)] = 0.5f * static_cast<float>(o);
+        for (int k = 0; k < in; ++k) weight[static_cast<std::size_t>(o) * in + k] = (o == k % out) ? 1.0f : 0.0f;
+    }
+    const PackedLinear packed(weight.data(), bias.data(), in, out, NativePrecision::Int8);
+    std::vector<float> x(3 * in, 0.0f);
+    x[static_cast<std::size_t>(in) + 3] = -1000.0f;
+    for (int k = 0; k < in; ++k) x[static_cast<std::size_t>(2 * in + k)] = 0.25f;
+    for (const CpuKernels cpu : {CpuKernels::detect(), CpuKernels::portable()}) {
+        std::vector<std::uint8_t> xq(x.size());
+        std::vector<float> scale(3), low(3), y(3 * out, -1.0f);
+        quantizeRows(cpu, x.data(), 3, in, xq.data(), scale.data(), low.data());
+        CHECK_EQ(scale[0], 1.0f);
+        CHECK_EQ(low[1], -1000.0f);
+        CHECK_EQ(int(xq[static_cast<std::size_t>(in) + 3]), 0);   // the row's minimum
+        CHECK_EQ(int(xq[static_cast<std::size_t>(in) + 4]), 255); // its maximum, 0
+        LinearCall call;
+        call.xq = xq.data();
+        call.xScale = scale.data();
+        call.xLow = low.data();
+        call.rows = 3;
+        call.ldx = in;
+        call.y = y.data();
+        call.ldy = out;
+        call.panelEnd = packed.panels();
+        runLinear(cpu, packed, call);
+        for (int o = 0; o < out; ++o) {
+            const float b = bias[static_cast<std::size_t>(o)];
+            CHECK(std::abs(y[static_cast<std::size_t>(o)] - b) < 1e-6);
+            // Row 1: only input 3 is set; columns 3 (k = 3) and none other see it.
+            const float want1 = b + (o == 3 ? -1000.0f : 0.0f);
+            CHECK(std::abs(y[static_cast<std::size_t>(out + o)] - want1) < 1e-3);
+            // Row 2: column o sums inputs k with k % out == o: 2 of them for o < 12, else 1.
+            const float want2 = b + 0.25f * (o < in - out ? 2.0f : 1.0f);
+            CHECK(std::abs(y[static_cast<std::size_t>(2 * out + o)] - want2) < 1e-5);
+        }
+    }
 }
 
 COUPLET_TEST(badItemsAreRefusedWithAMessage)

@@ -100,7 +100,7 @@ COUPLET_TEST(eachPrecisionKeepsTheModelsOutput)
     auto torchDecoder = reference->makeDecoder();
     // The decoder-side scorer agrees with the trainer's on libtorch's own decoder.
     CHECK(std::abs(decoderTargetNll(*torchDecoder, examples) - torchNll) < 1e-4);
-    for (const std::string precision : {"fp32", "bf16"}) {
+    for (const std::string precision : {"fp32", "bf16", "int8"}) {
         const auto model = shipped(precision);
         const double same = agreement(want, greedy(*model, specs));
         auto decoder = model->makeDecoder();
