@@ -1,5 +1,6 @@
 #include "couplet_constraints.h"
 
+#include "omens.h"
 #include "tone_table.h"
 #include "vocab.h"
 #include "zodiac.h"
@@ -37,8 +38,13 @@ int PhraseTrie::child(int node, int token) const
 }
 
 TokenClasses::TokenClasses(const Vocab& vocab, const ToneTable& tones)
-    : level(vocab.size(), 0), oblique(vocab.size(), 0), zodiac(vocab.size(), -1)
+    : level(vocab.size(), 0), oblique(vocab.size(), 0), zodiac(vocab.size(), -1), omen(vocab.size(), 0)
 {
+    for (char32_t c : kOmenCharacters)
+        if (vocab.contains(c)) omen[static_cast<std::size_t>(vocab.id(c))] = 1;
+    for (std::u32string_view word : kOmenWords)
+        if (vocab.contains(word[0]) && vocab.contains(word[1])) omenWords.emplace_back(vocab.id(word[0]), vocab.id(word[1]));
+    std::sort(omenWords.begin(), omenWords.end());
     for (int id = tok::kFirstChar; id < vocab.size(); ++id) {
         if (vocab.isPunctuation(id)) {
             punctuation.push_back(id);
@@ -66,6 +72,10 @@ CoupletConstraints::CoupletConstraints(const TokenClasses& classes, const Phrase
     for (int t : m_upper) noteAnimal(t);
     if (m_animal < 0) m_animal = m_spec.yearAnimal;
     std::erase_if(m_spec.requiredKeywords, [](const auto& k) { return k.empty(); });
+    for (const auto& k : m_spec.requiredKeywords) m_ownTokens.insert(m_ownTokens.end(), k.begin(), k.end());
+    for (int t : {m_spec.acrosticUpper, m_spec.acrosticLower})
+        if (t >= 0) m_ownTokens.push_back(t);
+    std::sort(m_ownTokens.begin(), m_ownTokens.end());
     m_keywords = KeywordPlan(m_spec.requiredKeywords);
     // With the tone rule the last character must be chosen by tone, so the
     // keywords end before it when they leave room for that.
@@ -126,6 +136,26 @@ void CoupletConstraints::dropOtherAnimals()
     std::erase_if(m_allowed, [&](int t) { return isOtherAnimal(t); });
 }
 
+bool CoupletConstraints::isOmen(int token) const
+{
+    return m_classes.omen[static_cast<std::size_t>(token)] && !std::binary_search(m_ownTokens.begin(), m_ownTokens.end(), token);
+}
+
+void CoupletConstraints::dropOmens(const std::vector<int>& line)
+{
+    std::erase_if(m_allowed, [&](int t) { return isOmen(t); });
+    dropOmenWords(line);
+}
+
+void CoupletConstraints::dropOmenWords(const std::vector<int>& line)
+{
+    if (line.empty()) return;
+    const auto& words = m_classes.omenWords;
+    for (auto it = std::lower_bound(words.begin(), words.end(), std::pair{line.back(), -1});
+         it != words.end() && it->first == line.back(); ++it)
+        if (!std::binary_search(m_ownTokens.begin(), m_ownTokens.end(), it->second)) std::erase(m_allowed, it->second);
+}
+
 void CoupletConstraints::allowUpper()
 {
     const int i = static_cast<int>(m_upper.size());
@@ -139,8 +169,10 @@ void CoupletConstraints::allowUpper()
     // The 下联's 藏头 character may not appear in the 上联, or the 下联 could
     // not start with it.
     if (m_spec.acrosticLower >= 0) std::erase(m_allowed, m_spec.acrosticLower);
-    // Until the 上联 names an animal any may come; then only that one.
-    if (m_animal >= 0) dropOtherAnimals();
+    // Until the 上联 names an animal any may come; then only that one. No
+    // characters of mourning (one pass for both).
+    std::erase_if(m_allowed, [&](int t) { return (m_animal >= 0 && isOtherAnimal(t)) || isOmen(t); });
+    dropOmenWords(m_upper);
     const bool lastPosition = (n > 0 && i == n - 1) || (n == 0 && i == tok::kMaxLineChars - 1);
     if (m_spec.tonePattern && lastPosition) {
         // A repeated last character would force the 下联 to mirror it, and
@@ -176,7 +208,7 @@ void CoupletConstraints::allowLower()
         // The 下联 names no other year animal than the couplet's (none if
         // it has none): 龙年 is not answered with 蛇岁.
         for (int t : m_classes.han)
-            if (!m_banned[t] && !isOtherAnimal(t)) m_lowerPool.push_back(t);
+            if (!m_banned[t] && !isOtherAnimal(t) && !isOmen(t)) m_lowerPool.push_back(t);
         for (int t : m_upper) m_banned[t] = 0;
         m_lowerPoolReady = true;
     }
@@ -185,6 +217,7 @@ void CoupletConstraints::allowLower()
         if (it != m_lowerPool.end() && *it == m_lower[m_lowerPoolUsed]) m_lowerPool.erase(it);
     }
     m_allowed.assign(m_lowerPool.begin(), m_lowerPool.end());
+    dropOmenWords(m_lower); // the pool holds no character of mourning
     if (m_spec.tonePattern && j + 1 == m_upper.size()) preferFlagged(m_classes.level);
     if (m_allowed.empty()) throw std::runtime_error("no character is left for the 下联 at position " + std::to_string(j + 1));
 }
@@ -197,6 +230,7 @@ void CoupletConstraints::allowHengpi()
     if (m_spec.freeHengpi || m_trie.empty()) {
         m_allowed = m_classes.han;
         dropOtherAnimals();
+        dropOmens(m_hengpi);
         return;
     }
     // Phrases of another year's animal (龙年吉祥 on a 羊 couplet, or on one

@@ -35,6 +35,8 @@ struct TokenClasses {
     std::vector<char> level;      // [vocab] 1 = 平
     std::vector<char> oblique;    // [vocab] 1 = 仄
     std::vector<signed char> zodiac; // [vocab] year animal 0-11 (鼠 ... 猪), -1 = none
+    std::vector<char> omen;          // [vocab] 1 = a character of mourning (omens.h)
+    std::vector<std::pair<int, int>> omenWords; // (first, second) of the omen words, sorted
     TokenClasses(const Vocab& vocab, const ToneTable& tones);
 };
 
@@ -64,7 +66,8 @@ enum class Segment { Upper, Lower, Hengpi, Done };
 // 上联's; no special token inside a line; no 上联 character in 下联 except
 // where 上联 repeats a character (then 下联 repeats its own, 叠字 mirrored);
 // 横批 is four Han characters, from the phrase list unless free or fixed;
-// required keywords appear in the 上联; one year animal (ConstraintSpec).
+// required keywords appear in the 上联; one year animal (ConstraintSpec); no
+// words of mourning (omens.h) in what the model writes.
 class CoupletConstraints {
 public:
     CoupletConstraints(const TokenClasses& classes, const PhraseTrie& trie, ConstraintSpec spec);
@@ -99,6 +102,12 @@ private:
     bool isOtherAnimal(int token) const;
     // Removes those from m_allowed.
     void dropOtherAnimals();
+    // Removes characters of mourning, and the second character of an omen
+    // word right after its first in `line`; the user's own (keywords, 藏头)
+    // stay.
+    void dropOmens(const std::vector<int>& line);
+    void dropOmenWords(const std::vector<int>& line);
+    bool isOmen(int token) const;
 
     const TokenClasses& m_classes;
     const PhraseTrie& m_trie;
@@ -111,6 +120,7 @@ private:
     int m_animal = -1; // the couplet's year animal so far
     std::vector<int> m_allowed;
     std::vector<char> m_banned; // [vocab] scratch
+    std::vector<int> m_ownTokens;       // the user's keyword and 藏头 tokens, sorted: never dropped as omens
     std::vector<int> m_lowerPool;       // Han minus the 上联 and the 下联 so far
     std::size_t m_lowerPoolUsed = 0;    // 下联 characters taken out of it
     bool m_lowerPoolReady = false;

@@ -1,0 +1,121 @@
+// No words of mourning in a 春联 (omens.h): the model, trained on every kind
+// of couplet, writes 死心 or 无常 now and then; the constraints keep them out of
+// the 上联, the 下联 and a free 横批, except where the user asked for them.
+#include "couplet_constraints.h"
+#include "couplet_model.h"
+#include "generate.h"
+#include "omens.h"
+#include "tone_table.h"
+#include "utf8.h"
+#include "vocab.h"
+
+#include <check.h>
+
+#include <algorithm>
+
+using namespace couplet;
+
+namespace {
+
+bool allows(const std::vector<int>& allowed, int token)
+{
+    return std::find(allowed.begin(), allowed.end(), token) != allowed.end();
+}
+
+struct Rig {
+    Vocab vocab{std::vector<char32_t>{U'死', U'无', U'常', U'福', U'春', U'新', U'年', U'心', U'喜', U'离', U'世', U'安'}};
+    ToneTable tones;
+    TokenClasses classes{vocab, tones};
+    PhraseTrie trie; // empty: the 横批 is free
+    int id(char32_t c) const { return vocab.id(c); }
+    void write(CoupletConstraints& c, std::u32string_view text) const
+    {
+        for (char32_t ch : text) {
+            CHECK(allows(c.allowed(), id(ch)));
+            c.advance(id(ch));
+        }
+    }
+};
+
+// Whether `text` holds a character or a word of omens.h.
+bool ominous(const std::u32string& text)
+{
+    for (char32_t c : text)
+        if (kOmenCharacters.find(c) != std::u32string_view::npos) return true;
+    for (std::u32string_view w : kOmenWords)
+        if (text.find(w) != std::u32string::npos) return true;
+    return false;
+}
+
+} // namespace
+
+COUPLET_TEST(charactersOfMourningAreNotWritten)
+{
+    const Rig r;
+    CHECK(r.classes.omen[static_cast<std::size_t>(r.id(U'死'))]);
+    CHECK(!r.classes.omen[static_cast<std::size_t>(r.id(U'无'))]);
+    ConstraintSpec spec;
+    spec.length = 3;
+    CoupletConstraints c(r.classes, r.trie, spec);
+    CHECK(!allows(c.allowed(), r.id(U'死')));
+    CHECK(allows(c.allowed(), r.id(U'常'))); // fine alone
+    r.write(c, U"无");
+    CHECK(!allows(c.allowed(), r.id(U'常'))); // 无常
+    CHECK(allows(c.allowed(), r.id(U'心')));
+    r.write(c, U"心喜");
+    c.advance(tok::kLower);
+    CHECK(!allows(c.allowed(), r.id(U'死')));
+    r.write(c, U"离");
+    CHECK(!allows(c.allowed(), r.id(U'世'))); // 离世
+    r.write(c, U"福春");
+    c.advance(tok::kHengpi);
+    CHECK(!allows(c.allowed(), r.id(U'死')) && allows(c.allowed(), r.id(U'安')));
+}
+
+COUPLET_TEST(theUsersOwnWordsStay)
+{
+    const Rig r;
+    ConstraintSpec spec;
+    spec.length = 3;
+    spec.requiredKeywords = {r.vocab.encode("无常")}; // a user who wants it gets it
+    CoupletConstraints c(r.classes, r.trie, spec);
+    r.write(c, U"无常");
+    ConstraintSpec acrostic;
+    acrostic.length = 2;
+    acrostic.acrosticUpper = r.id(U'死');
+    CoupletConstraints a(r.classes, r.trie, acrostic);
+    CHECK_EQ(a.allowed(), std::vector<int>{r.id(U'死')});
+}
+
+COUPLET_TEST(shippedModelWritesNoOmens)
+{
+    const auto model = CoupletModel::load(CoupletModel::defaultModelDir(), DeviceOptions{"cpu", false, 2});
+    auto decoder = model->makeDecoder();
+    // Prompts near the words the corpus mourns with: 清明, 思念, 故人, 夜雨.
+    struct Case {
+        PromptMode mode;
+        const char* text;
+        int length;
+    };
+    const Case cases[] = {{PromptMode::Keywords, "思念 故人", 7}, {PromptMode::Upper, "清明时节雨纷纷", 0},
+                          {PromptMode::Keywords, "夜雨 孤灯", 7}, {PromptMode::Keywords, "春风", 5}};
+    int checked = 0;
+    for (const Case& k : cases) {
+        GenerationSpec spec;
+        spec.mode = k.mode;
+        (k.mode == PromptMode::Keywords ? spec.keywords : spec.upper) = k.text;
+        spec.length = k.length;
+        spec.candidates = 8;
+        spec.rerank = false; // every sampled candidate is checked
+        for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+            spec.sampling.seed = seed * 17;
+            for (const auto& c : generateCouplets(*model, *decoder, spec)) {
+                const std::u32string written = k.mode == PromptMode::Upper ? utf8::decode(c.lower + "|" + c.hengpi)
+                                                                          : utf8::decode(c.upper + "|" + c.lower + "|" + c.hengpi);
+                CHECK(!ominous(written));
+                ++checked;
+            }
+        }
+    }
+    CHECK_EQ(checked, 4 * 3 * 8);
+}
