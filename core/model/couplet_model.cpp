@@ -65,7 +65,9 @@ std::optional<NativePrecision> pickPrecision(const std::string& precision)
             std::cerr << "warning: this CPU has no avx512_vnni; int8 runs on slow portable kernels\n";
         return NativePrecision::Int8;
     }
-    if (precision == "auto") return cpu.avx512bf16 ? NativePrecision::Bf16 : NativePrecision::Fp32;
+    // The fastest that keeps the model's output (test_native_precision; docs/benchmark.md).
+    if (precision == "auto")
+        return cpu.avx512vnni ? NativePrecision::Int8 : cpu.avx512bf16 ? NativePrecision::Bf16 : NativePrecision::Fp32;
     throw std::runtime_error("unknown precision '" + precision + "' (use auto, fp32, bf16, int8 or libtorch)");
 }
 
