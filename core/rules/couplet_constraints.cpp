@@ -38,12 +38,21 @@ int PhraseTrie::child(int node, int token) const
 }
 
 TokenClasses::TokenClasses(const Vocab& vocab, const ToneTable& tones)
-    : level(vocab.size(), 0), oblique(vocab.size(), 0), zodiac(vocab.size(), -1), omen(vocab.size(), 0)
+    : level(vocab.size(), 0), oblique(vocab.size(), 0), zodiac(vocab.size(), -1), omen(vocab.size(), 0),
+      yearMirror(vocab.size(), 0), yearWord(vocab.size(), 0)
 {
+    for (char32_t c : kYearMirrors)
+        if (vocab.contains(c)) yearMirror[static_cast<std::size_t>(vocab.id(c))] = 1;
+    for (char32_t c : kYearWords)
+        if (vocab.contains(c)) yearWord[static_cast<std::size_t>(vocab.id(c))] = 1;
     for (char32_t c : kOmenCharacters)
         if (vocab.contains(c)) omen[static_cast<std::size_t>(vocab.id(c))] = 1;
-    for (std::u32string_view word : kOmenWords)
-        if (vocab.contains(word[0]) && vocab.contains(word[1])) omenWords.emplace_back(vocab.id(word[0]), vocab.id(word[1]));
+    const auto addWords = [&](const auto& words) {
+        for (std::u32string_view w : words)
+            if (vocab.contains(w[0]) && vocab.contains(w[1])) omenWords.emplace_back(vocab.id(w[0]), vocab.id(w[1]));
+    };
+    addWords(kOmenWords);
+    addWords(kFalseYearWords);
     std::sort(omenWords.begin(), omenWords.end());
     for (int id = tok::kFirstChar; id < vocab.size(); ++id) {
         if (vocab.isPunctuation(id)) {
@@ -218,6 +227,11 @@ void CoupletConstraints::allowLower()
     }
     m_allowed.assign(m_lowerPool.begin(), m_lowerPool.end());
     dropOmenWords(m_lower); // the pool holds no character of mourning
+    // The 上联 names its year here (龙年): the 下联 answers with 春, 福, ...
+    // (omens.h), not with 凤.
+    if (j + 1 < m_upper.size() && m_classes.zodiac[static_cast<std::size_t>(mirror)] >= 0
+        && m_classes.yearWord[static_cast<std::size_t>(m_upper[j + 1])])
+        preferFlagged(m_classes.yearMirror);
     if (m_spec.tonePattern && j + 1 == m_upper.size()) preferFlagged(m_classes.level);
     if (m_allowed.empty()) throw std::runtime_error("no character is left for the 下联 at position " + std::to_string(j + 1));
 }

@@ -36,7 +36,9 @@ struct TokenClasses {
     std::vector<char> oblique;    // [vocab] 1 = 仄
     std::vector<signed char> zodiac; // [vocab] year animal 0-11 (鼠 ... 猪), -1 = none
     std::vector<char> omen;          // [vocab] 1 = a character of mourning (omens.h)
-    std::vector<std::pair<int, int>> omenWords; // (first, second) of the omen words, sorted
+    std::vector<std::pair<int, int>> omenWords; // (first, second) of the omen and false-year words, sorted
+    std::vector<char> yearMirror;             // [vocab] 1 = one of kYearMirrors (omens.h)
+    std::vector<char> yearWord;               // [vocab] 1 = 年 or 岁
     TokenClasses(const Vocab& vocab, const ToneTable& tones);
 };
 

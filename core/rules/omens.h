@@ -19,4 +19,19 @@ inline constexpr std::array<std::u32string_view, 17> kOmenWords = {
     U"诀别", U"离世", U"辞世", U"去世", U"过世", U"归天", U"黄泉", U"寿终",
 };
 
+// Years of animals that are not in the cycle: asked for 龙年, the model
+// mirrors 龙 with 凤 and 年 with 岁, and writes 凤岁, a phoenix year no
+// calendar has. 鹤年 and 龟年 (long life, 龟年鹤寿) are real words and stay.
+// Where the 上联 names its year (龙年, 马岁), the model answers the animal
+// with another creature whatever follows (凤日, 鹿岁, 狮日, 福鸭岁): there the
+// 下联 takes one of kYearMirrors instead (龙年 / 春日, 羊年 / 福岁), the words
+// a couplet answers a year with.
+inline constexpr std::array<std::u32string_view, 14> kFalseYearWords = {
+    U"凤岁", U"凤年", U"燕岁", U"燕年", U"鹏岁", U"鹏年", U"鸿岁",
+    U"鸿年", U"麟岁", U"麟年", U"鹊岁", U"鹊年", U"莺岁", U"莺年",
+};
+inline constexpr std::u32string_view kYearMirrors = U"春福喜盛华新瑞吉丰安乐祥昌泰";
+// What follows an animal to name the year (龙年, 马岁).
+inline constexpr std::u32string_view kYearWords = U"年岁";
+
 } // namespace couplet

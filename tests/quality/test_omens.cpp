@@ -1,6 +1,7 @@
 // No words of mourning in a 春联 (omens.h): the model, trained on every kind
 // of couplet, writes 死心 or 无常 now and then; the constraints keep them out of
 // the 上联, the 下联 and a free 横批, except where the user asked for them.
+// Nor a year of an animal outside the cycle (凤岁).
 #include "couplet_constraints.h"
 #include "couplet_model.h"
 #include "generate.h"
@@ -43,6 +44,8 @@ bool ominous(const std::u32string& text)
     for (char32_t c : text)
         if (kOmenCharacters.find(c) != std::u32string_view::npos) return true;
     for (std::u32string_view w : kOmenWords)
+        if (text.find(w) != std::u32string::npos) return true;
+    for (std::u32string_view w : kFalseYearWords)
         if (text.find(w) != std::u32string::npos) return true;
     return false;
 }
@@ -87,18 +90,42 @@ COUPLET_TEST(theUsersOwnWordsStay)
     CHECK_EQ(a.allowed(), std::vector<int>{r.id(U'死')});
 }
 
+// 龙年 is answered with 春日 or 盛世, not with 凤岁 (a phoenix year) nor 凤日.
+COUPLET_TEST(aNamedYearIsAnsweredWithAYearWord)
+{
+    const Vocab vocab{std::vector<char32_t>{U'龙', U'年', U'凤', U'岁', U'春', U'日', U'大', U'吉', U'好'}};
+    const ToneTable tones;
+    const TokenClasses classes{vocab, tones};
+    const PhraseTrie trie;
+    ConstraintSpec spec;
+    spec.upper = vocab.encode("龙年大吉");
+    CoupletConstraints c(classes, trie, spec);
+    CHECK_EQ(c.allowed(), std::vector<int>{vocab.id(U'春')}); // the only year word left
+    c.advance(vocab.id(U'春'));
+    CHECK(allows(c.allowed(), vocab.id(U'日')) && allows(c.allowed(), vocab.id(U'凤')));
+    // Elsewhere 凤 may come, but not 岁 after it.
+    ConstraintSpec free;
+    free.length = 3;
+    CoupletConstraints f(classes, trie, free);
+    CHECK(allows(f.allowed(), vocab.id(U'凤')));
+    f.advance(vocab.id(U'凤'));
+    CHECK(!allows(f.allowed(), vocab.id(U'岁')) && !allows(f.allowed(), vocab.id(U'年')));
+    CHECK(allows(f.allowed(), vocab.id(U'日')));
+}
+
 COUPLET_TEST(shippedModelWritesNoOmens)
 {
     const auto model = CoupletModel::load(CoupletModel::defaultModelDir(), DeviceOptions{"cpu", false, 2});
     auto decoder = model->makeDecoder();
-    // Prompts near the words the corpus mourns with: 清明, 思念, 故人, 夜雨.
+    // Prompts near the words the corpus mourns with (清明, 思念, 故人, 夜雨), and
+    // 龙年, which the model used to answer with 凤岁.
     struct Case {
         PromptMode mode;
         const char* text;
         int length;
     };
     const Case cases[] = {{PromptMode::Keywords, "思念 故人", 7}, {PromptMode::Upper, "清明时节雨纷纷", 0},
-                          {PromptMode::Keywords, "夜雨 孤灯", 7}, {PromptMode::Keywords, "春风", 5}};
+                          {PromptMode::Keywords, "夜雨 孤灯", 7}, {PromptMode::Keywords, "龙年", 7}};
     int checked = 0;
     for (const Case& k : cases) {
         GenerationSpec spec;
