@@ -6,11 +6,12 @@
 namespace couplet {
 
 // Words of mourning and misfortune that a 春联 never writes (挽联 do: death,
-// funerals, graves, weeping, prison). The model learned them from the whole
+// funerals, graves, weeping, prison), and of sorrow (愁, 怨, 孤, 泪, 痴), which
+// turn a blessing into a lament (平安多是梦 / 远树少知音 is a poem, not a 春联). The model learned them from the whole
 // couplet corpus, and writes 死心 or 无常 in a New Year line now and then; the
 // constraints keep them out of what it writes. A user's own 上联, keywords and
 // 藏头 characters are theirs to choose and are not filtered.
-inline constexpr std::u32string_view kOmenCharacters = U"死丧亡殡葬棺坟墓尸鬼哭泣殇悼逝杀囚狱惨冥";
+inline constexpr std::u32string_view kOmenCharacters = U"死丧亡殡葬棺坟墓尸鬼哭泣殇悼逝杀囚狱惨冥愁怨恨孤寂残泪悲哀痴";
 
 // Two-character words whose characters are fine alone (无 and 常, 离 and 世):
 // the second is not written right after the first in the same line.

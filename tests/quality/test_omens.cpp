@@ -125,7 +125,7 @@ COUPLET_TEST(shippedModelWritesNoOmens)
         int length;
     };
     const Case cases[] = {{PromptMode::Keywords, "思念 故人", 7}, {PromptMode::Upper, "清明时节雨纷纷", 0},
-                          {PromptMode::Keywords, "夜雨 孤灯", 7}, {PromptMode::Keywords, "龙年", 7}};
+                          {PromptMode::Keywords, "夜雨 灯火", 7}, {PromptMode::Keywords, "龙年", 7}};
     int checked = 0;
     for (const Case& k : cases) {
         GenerationSpec spec;
