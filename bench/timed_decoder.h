@@ -37,6 +37,10 @@ public:
     void prefill(std::span<const PrefillItem> items, std::vector<float>& logits) override;
     void decode(std::span<const DecodeItem> items, std::vector<float>& logits) override;
     void copyRow(int from, int to, int length) override { m_inner.copyRow(from, to, length); }
+    // The inner decoder's threads: the scheduler chooses rows' tokens in
+    // parallel on them, as it does without this wrapper.
+    void parallelFor(int n, const std::function<void(int, int)>& body) override { m_inner.parallelFor(n, body); }
+    std::size_t bytesPerRow() const override { return m_inner.bytesPerRow(); }
 
 private:
     Decoder& m_inner;

@@ -1,4 +1,5 @@
 #include "stats.h"
+#include "fake_decoder.h"
 #include "timed_decoder.h"
 #include "tiny_model.h"
 
@@ -8,6 +9,7 @@
 
 #include <check.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -93,4 +95,38 @@ COUPLET_TEST(paddedDecodingComputesFullBatchesAndKeepsTheTokens)
     CHECK(t.decodedRows < t.paddedRows);
     CHECK_EQ(t.decodedRows, plain.totals().decodedRows);
     CHECK_EQ(plain.totals().paddedRows, plain.totals().decodedRows);
+}
+
+namespace {
+
+// A fake decoder with threads of its own: parallelFor splits the rows in two
+// chunks and counts the calls, as a real decoder splits them over its threads.
+class SplittingDecoder : public couplet::test::FakeDecoder {
+public:
+    int parallelCalls = 0;
+    void parallelFor(int n, const std::function<void(int, int)>& body) override
+    {
+        ++parallelCalls;
+        body(0, n / 2);
+        body(n / 2, n);
+    }
+    std::size_t bytesPerRow() const override { return 4096; }
+};
+
+} // namespace
+
+// The benchmark measures the scheduler as it runs without the wrapper: the
+// rows' choices on the inner decoder's threads (they ran on one thread when
+// the wrapper fell back to Decoder's serial parallelFor), and its row size.
+COUPLET_TEST(timedDecoderKeepsTheInnerDecodersThreads)
+{
+    SplittingDecoder inner;
+    bench::TimedDecoder timed(inner);
+    CHECK_EQ(timed.bytesPerRow(), std::size_t{4096});
+    std::vector<int> seen(10, 0);
+    timed.parallelFor(10, [&](int begin, int end) {
+        for (int i = begin; i < end; ++i) ++seen[static_cast<std::size_t>(i)];
+    });
+    CHECK_EQ(inner.parallelCalls, 1);
+    CHECK(std::all_of(seen.begin(), seen.end(), [](int v) { return v == 1; }));
 }
