@@ -105,42 +105,47 @@ COUPLET_TEST(fp32MatchesLibtorchOnThePortableKernels)
     CHECK(d < 1e-4);
 }
 
-// bf16 rounds weights and activations, so it is compared with fp32 loosely
-// here (the shipped model's greedy output is compared in test_native_precision),
-// and its fast and portable kernels with each other tightly: they compute the
-// same bf16 products.
-COUPLET_TEST(bf16KernelsAgreeAndStayCloseToFp32)
+namespace {
+
+struct Tolerances {
+    double toFp32;      // largest logit difference from the fp32 decoder
+    double kernels;     // between the fast and the portable kernels
+    double weightShare; // packed weights, as a share of fp32's
+};
+
+// A reduced precision against fp32 (loosely: the shipped model's greedy
+// output is compared in test_native_precision) and its fast kernels against
+// its portable ones (tightly: they compute the same products).
+void checkPrecision(NativePrecision precision, Tolerances t)
 {
     Lm lm = tinyLm();
     const WeightMap w = nativeWeightsOf(*lm);
     NativeDecoder fp32(lm->config(), w, NativePrecision::Fp32);
-    NativeDecoder fast(lm->config(), w, NativePrecision::Bf16);
-    NativeDecoder portable(lm->config(), w, NativePrecision::Bf16, CpuKernels::portable());
+    NativeDecoder fast(lm->config(), w, precision);
+    NativeDecoder portable(lm->config(), w, precision, CpuKernels::portable());
     const double toFp32 = largestDifference(fp32, fast);
     const double kernels = largestDifference(fast, portable);
-    std::cout << "bf16 (" << fast.kernelName() << ") vs fp32: " << toFp32 << "; vs portable bf16: " << kernels << '\n';
-    CHECK(toFp32 < 0.05);
-    CHECK(kernels < 1e-4);
-    CHECK(fast.weightBytes() < fp32.weightBytes() * 0.6);
+    std::cout << nameOf(precision) << " (" << fast.kernelName() << ") vs fp32: " << toFp32 << "; vs portable: " << kernels
+              << '\n';
+    CHECK(toFp32 < t.toFp32);
+    CHECK(kernels < t.kernels);
+    CHECK(fast.weightBytes() < fp32.weightBytes() * t.weightShare);
 }
 
-// int8 quantises weights per column and activations per row, so it is
-// compared with fp32 loosely (and on the shipped model in
-// test_native_precision); its VNNI and portable kernels sum the same integer
-// products, so they agree up to the float rescale.
+} // namespace
+
+// bf16 rounds weights and activations to bf16.
+COUPLET_TEST(bf16KernelsAgreeAndStayCloseToFp32)
+{
+    checkPrecision(NativePrecision::Bf16, {0.05, 1e-4, 0.6});
+}
+
+// int8 quantises weights per column and activations per row; its VNNI and
+// portable kernels sum the same integer products, so they agree up to the
+// float rescale.
 COUPLET_TEST(int8KernelsAgreeAndStayCloseToFp32)
 {
-    Lm lm = tinyLm();
-    const WeightMap w = nativeWeightsOf(*lm);
-    NativeDecoder fp32(lm->config(), w, NativePrecision::Fp32);
-    NativeDecoder fast(lm->config(), w, NativePrecision::Int8);
-    NativeDecoder portable(lm->config(), w, NativePrecision::Int8, CpuKernels::portable());
-    const double toFp32 = largestDifference(fp32, fast);
-    const double kernels = largestDifference(fast, portable);
-    std::cout << "int8 (" << fast.kernelName() << ") vs fp32: " << toFp32 << "; vs portable int8: " << kernels << '\n';
-    CHECK(toFp32 < 0.1);
-    CHECK(kernels < 1e-3);
-    CHECK(fast.weightBytes() < fp32.weightBytes() * 0.35);
+    checkPrecision(NativePrecision::Int8, {0.1, 1e-3, 0.35});
 }
 
 // A product on a row of zeros, a row with one large value and a row of

@@ -5,6 +5,7 @@
 #include "couplet_constraints.h"
 #include "couplet_model.h"
 #include "generate.h"
+#include "prompt_case.h"
 #include "omens.h"
 #include "tone_table.h"
 #include "utf8.h"
@@ -119,21 +120,11 @@ COUPLET_TEST(shippedModelWritesNoOmens)
     auto decoder = model->makeDecoder();
     // Prompts near the words the corpus mourns with (清明, 思念, 故人, 夜雨), and
     // 龙年, which the model used to answer with 凤岁.
-    struct Case {
-        PromptMode mode;
-        const char* text;
-        int length;
-    };
-    const Case cases[] = {{PromptMode::Keywords, "思念 故人", 7}, {PromptMode::Upper, "清明时节雨纷纷", 0},
-                          {PromptMode::Keywords, "夜雨 灯火", 7}, {PromptMode::Keywords, "龙年", 7}};
+    const testing::PromptCase cases[] = {{PromptMode::Keywords, "思念 故人", 7}, {PromptMode::Upper, "清明时节雨纷纷", 0},
+                                         {PromptMode::Keywords, "夜雨 灯火", 7}, {PromptMode::Keywords, "龙年", 7}};
     int checked = 0;
-    for (const Case& k : cases) {
-        GenerationSpec spec;
-        spec.mode = k.mode;
-        (k.mode == PromptMode::Keywords ? spec.keywords : spec.upper) = k.text;
-        spec.length = k.length;
-        spec.candidates = 8;
-        spec.rerank = false; // every sampled candidate is checked
+    for (const auto& k : cases) {
+        GenerationSpec spec = k.unrankedSpec(8);
         for (std::uint64_t seed = 1; seed <= 3; ++seed) {
             spec.sampling.seed = seed * 17;
             for (const auto& c : generateCouplets(*model, *decoder, spec)) {

@@ -3,6 +3,7 @@
 #include "couplet_constraints.h"
 #include "couplet_model.h"
 #include "generate.h"
+#include "prompt_case.h"
 #include "tone_table.h"
 #include "utf8.h"
 #include "vocab.h"
@@ -142,22 +143,15 @@ COUPLET_TEST(shippedModelNamesOneYearAnimal)
     const auto model = CoupletModel::load(CoupletModel::defaultModelDir(), DeviceOptions{"cpu", false, 2});
     auto decoder = model->makeDecoder();
     struct Case {
-        PromptMode mode;
-        const char* text;
-        int length;
+        testing::PromptCase prompt;
         int animal; // the prompt's, -1 = none
     };
-    const Case cases[] = {{PromptMode::Keywords, "龙年", 7, 4}, {PromptMode::Keywords, "羊年 吉祥", 7, 7},
-                          {PromptMode::Acrostic, "吉祥", 5, -1}, {PromptMode::Upper, "金羊送福临门第", 0, 7},
-                          {PromptMode::Keywords, "开业 大吉", 7, -1}};
+    const Case cases[] = {{{PromptMode::Keywords, "龙年", 7}, 4}, {{PromptMode::Keywords, "羊年 吉祥", 7}, 7},
+                          {{PromptMode::Acrostic, "吉祥", 5}, -1}, {{PromptMode::Upper, "金羊送福临门第", 0}, 7},
+                          {{PromptMode::Keywords, "开业 大吉", 7}, -1}};
     int checked = 0, mixedWhenAllowed = 0;
     for (const Case& k : cases) {
-        GenerationSpec spec;
-        spec.mode = k.mode;
-        (k.mode == PromptMode::Keywords ? spec.keywords : k.mode == PromptMode::Upper ? spec.upper : spec.acrostic) = k.text;
-        spec.length = k.length;
-        spec.candidates = 8;
-        spec.rerank = false; // every sampled candidate is checked
+        GenerationSpec spec = k.prompt.unrankedSpec(8);
         for (std::uint64_t seed = 1; seed <= 3; ++seed) {
             spec.sampling.seed = seed * 31;
             spec.mixedZodiac = false;
