@@ -154,9 +154,16 @@ SystemMonitor::CpuTimes SystemMonitor::readCpuTimes()
 void SystemMonitor::sampleCpu(Sample& s)
 {
     const CpuTimes now = readCpuTimes();
+    const double wall = std::chrono::duration<double>(now.at - m_previous.at).count();
+    if (wall < kMinCpuSpan) {
+        // Two callers (the engine's stats timer and its step loop; a /metrics
+        // scrape) can sample a few milliseconds apart: keep the span growing.
+        s.cpuMachinePercent = m_lastMachinePercent;
+        s.cpuProcessPercent = m_lastProcessPercent;
+        return;
+    }
     const auto total = now.total - m_previous.total;
     if (total > 0) s.cpuMachinePercent = 100.0 * double(now.busy - m_previous.busy) / double(total);
-    const double wall = std::chrono::duration<double>(now.at - m_previous.at).count();
     const double ticksPerSecond = double(sysconf(_SC_CLK_TCK));
     const double cores = std::max(1u, std::thread::hardware_concurrency());
     if (wall > 0 && ticksPerSecond > 0) {
@@ -165,6 +172,8 @@ void SystemMonitor::sampleCpu(Sample& s)
     }
     s.cpuMachinePercent = std::clamp(s.cpuMachinePercent, 0.0, 100.0);
     s.cpuProcessPercent = std::clamp(s.cpuProcessPercent, 0.0, 100.0);
+    m_lastMachinePercent = s.cpuMachinePercent;
+    m_lastProcessPercent = s.cpuProcessPercent;
     m_previous = now;
 }
 

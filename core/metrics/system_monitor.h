@@ -20,7 +20,10 @@ public:
         double gpuMemoryTotalMiB = 0;
         double gpuTemperatureC = 0;
         double gpuPowerW = 0;
-        double cpuMachinePercent = 0;   // all cores, since the previous sample
+        // CPU use over the span since the previous reading, which is at least
+        // kMinCpuSpan: a sample taken sooner repeats the last figures (over a
+        // few milliseconds /proc's clock ticks have not moved and read as 0%).
+        double cpuMachinePercent = 0;   // all cores
         double cpuProcessPercent = 0;   // this process, normalised by core count
         double residentMiB = 0;         // this process (VmRSS)
         double machineMemoryUsedMiB = 0; // MemTotal - MemAvailable
@@ -32,6 +35,8 @@ public:
     ~SystemMonitor();
     SystemMonitor(const SystemMonitor&) = delete;
     SystemMonitor& operator=(const SystemMonitor&) = delete;
+
+    static constexpr double kMinCpuSpan = 0.25; // seconds
 
     Sample sample();
     bool hasGpu() const;
@@ -52,6 +57,7 @@ private:
     std::unique_ptr<Nvml> m_nvml;
     std::string m_source;
     CpuTimes m_previous;
+    double m_lastMachinePercent = 0, m_lastProcessPercent = 0;
 };
 
 } // namespace couplet

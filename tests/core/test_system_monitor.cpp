@@ -2,6 +2,7 @@
 
 #include <check.h>
 
+#include <chrono>
 #include <cstdio>
 
 using namespace couplet;
@@ -31,6 +32,25 @@ COUPLET_TEST(cpuAndMemorySamplesAreSane)
     CHECK(s.machineMemoryUsedMiB > 0 && s.machineMemoryUsedMiB <= s.machineMemoryTotalMiB);
     const auto again = monitor.sample();
     CHECK(again.cpuMachinePercent >= 0 && again.cpuMachinePercent <= 100);
+}
+
+// A sample right after another (the engine's stats timer and its step loop
+// can both fire within milliseconds) repeats the figures of the last span
+// instead of reading 0% from clock ticks that have not moved: the CPU chart
+// dipped to 0 every few seconds under full load.
+COUPLET_TEST(aSampleSoonAfterAnotherKeepsTheLastFigures)
+{
+    SystemMonitor monitor("libnvidia-ml-missing.so.1");
+    // Work, not sleep, for longer than the minimum span, so the process has ticks.
+    const auto start = std::chrono::steady_clock::now();
+    volatile double sink = 0;
+    while (std::chrono::steady_clock::now() - start < std::chrono::duration<double>(2 * SystemMonitor::kMinCpuSpan))
+        for (int i = 0; i < 100'000; ++i) sink = sink + i * 0.5;
+    const auto first = monitor.sample();
+    CHECK(first.cpuProcessPercent > 0);
+    const auto second = monitor.sample();
+    CHECK_EQ(second.cpuProcessPercent, first.cpuProcessPercent);
+    CHECK_EQ(second.cpuMachinePercent, first.cpuMachinePercent);
 }
 
 // Whatever this machine has: on a GPU server it names the GPU and reads its
