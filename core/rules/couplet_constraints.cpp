@@ -41,12 +41,13 @@ TokenClasses::TokenClasses(const Vocab& vocab, const ToneTable& tones)
     : level(vocab.size(), 0), oblique(vocab.size(), 0), zodiac(vocab.size(), -1), omen(vocab.size(), 0),
       yearMirror(vocab.size(), 0), yearWord(vocab.size(), 0)
 {
-    for (char32_t c : kYearMirrors)
-        if (vocab.contains(c)) yearMirror[static_cast<std::size_t>(vocab.id(c))] = 1;
-    for (char32_t c : kYearWords)
-        if (vocab.contains(c)) yearWord[static_cast<std::size_t>(vocab.id(c))] = 1;
-    for (char32_t c : kOmenCharacters)
-        if (vocab.contains(c)) omen[static_cast<std::size_t>(vocab.id(c))] = 1;
+    const auto flag = [&](std::u32string_view characters, std::vector<char>& into) {
+        for (char32_t c : characters)
+            if (vocab.contains(c)) into[static_cast<std::size_t>(vocab.id(c))] = 1;
+    };
+    flag(kYearMirrors, yearMirror);
+    flag(kYearWords, yearWord);
+    flag(kOmenCharacters, omen);
     const auto addWords = [&](const auto& words) {
         for (std::u32string_view w : words)
             if (vocab.contains(w[0]) && vocab.contains(w[1])) omenWords.emplace_back(vocab.id(w[0]), vocab.id(w[1]));
@@ -140,19 +141,14 @@ bool CoupletConstraints::isOtherAnimal(int token) const
     return !m_spec.mixedZodiac && m_classes.zodiac[token] >= 0 && m_classes.zodiac[token] != m_animal;
 }
 
-void CoupletConstraints::dropOtherAnimals()
-{
-    std::erase_if(m_allowed, [&](int t) { return isOtherAnimal(t); });
-}
-
 bool CoupletConstraints::isOmen(int token) const
 {
     return m_classes.omen[static_cast<std::size_t>(token)] && !std::binary_search(m_ownTokens.begin(), m_ownTokens.end(), token);
 }
 
-void CoupletConstraints::dropOmens(const std::vector<int>& line)
+void CoupletConstraints::dropBanned(const std::vector<int>& line, bool anyAnimal)
 {
-    std::erase_if(m_allowed, [&](int t) { return isOmen(t); });
+    std::erase_if(m_allowed, [&](int t) { return (!anyAnimal && isOtherAnimal(t)) || isOmen(t); });
     dropOmenWords(line);
 }
 
@@ -179,9 +175,8 @@ void CoupletConstraints::allowUpper()
     // not start with it.
     if (m_spec.acrosticLower >= 0) std::erase(m_allowed, m_spec.acrosticLower);
     // Until the 上联 names an animal any may come; then only that one. No
-    // characters of mourning (one pass for both).
-    std::erase_if(m_allowed, [&](int t) { return (m_animal >= 0 && isOtherAnimal(t)) || isOmen(t); });
-    dropOmenWords(m_upper);
+    // words of mourning.
+    dropBanned(m_upper, m_animal < 0);
     const bool lastPosition = (n > 0 && i == n - 1) || (n == 0 && i == tok::kMaxLineChars - 1);
     if (m_spec.tonePattern && lastPosition) {
         // A repeated last character would force the 下联 to mirror it, and
@@ -243,8 +238,7 @@ void CoupletConstraints::allowHengpi()
     if (!m_spec.hengpi.empty()) return only(m_spec.hengpi[h]);
     if (m_spec.freeHengpi || m_trie.empty()) {
         m_allowed = m_classes.han;
-        dropOtherAnimals();
-        dropOmens(m_hengpi);
+        dropBanned(m_hengpi, false);
         return;
     }
     // Phrases of another year's animal (龙年吉祥 on a 羊 couplet, or on one

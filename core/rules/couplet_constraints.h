@@ -102,12 +102,12 @@ private:
     void noteAnimal(int token);
     // Whether `token` is a year animal other than the couplet's (false when mixedZodiac).
     bool isOtherAnimal(int token) const;
-    // Removes those from m_allowed.
-    void dropOtherAnimals();
-    // Removes characters of mourning, and the second character of an omen
-    // word right after its first in `line`; the user's own (keywords, 藏头)
-    // stay.
-    void dropOmens(const std::vector<int>& line);
+    // Removes from m_allowed, in one pass, other year animals (unless
+    // `anyAnimal`: the 上联 has named none yet) and characters of mourning,
+    // then dropOmenWords(line).
+    void dropBanned(const std::vector<int>& line, bool anyAnimal);
+    // Removes the second character of an omen word right after its first in
+    // `line`. The user's own (keywords, 藏头) stay, here and in isOmen.
     void dropOmenWords(const std::vector<int>& line);
     bool isOmen(int token) const;
 
