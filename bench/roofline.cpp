@@ -5,7 +5,6 @@
 #include "linear_kernels.h"
 #include "packed_linear.h"
 
-#include <ATen/Parallel.h>
 
 #include <torch/cuda.h>
 #include <torch/torch.h>
@@ -67,7 +66,7 @@ MatmulPoint timeMatmul(const std::string& label, long long m, long long k, long 
 }
 
 // The native decoder's kernels (weights packed at `precision`, split over
-// the threads as the decoder does).
+// the threads as the decoder does: linearProduct).
 MatmulPoint timeNative(const std::string& label, long long m, long long k, long long n, NativePrecision precision,
                        double minSeconds)
 {
@@ -76,29 +75,10 @@ MatmulPoint timeNative(const std::string& label, long long m, long long k, long 
     const PackedLinear packed(w.data_ptr<float>(), nullptr, static_cast<int>(k), static_cast<int>(n), precision);
     const CpuKernels cpu = CpuKernels::detect();
     std::vector<float> y(static_cast<std::size_t>(m * n));
-    std::vector<std::uint16_t> xb(static_cast<std::size_t>(m * k));
-    std::vector<std::uint8_t> xq(static_cast<std::size_t>(m * k));
-    std::vector<float> xScale(static_cast<std::size_t>(2 * m));
-    LinearCall call;
-    call.x = x.data_ptr<float>();
-    call.xb = xb.data();
-    call.xq = xq.data();
-    call.xScale = xScale.data();
-    call.xLow = xScale.data() + m;
-    call.rows = static_cast<int>(m);
-    call.ldx = static_cast<int>(k);
-    call.y = y.data();
-    call.ldy = static_cast<int>(n);
+    ActivationBuffers buffers;
+    buffers.reserve(static_cast<int>(m), static_cast<int>(k));
     const auto product = [&] {
-        if (precision == NativePrecision::Bf16) roundToBf16(cpu, call.x, xb.data(), static_cast<int>(m * k));
-        if (precision == NativePrecision::Int8)
-            quantizeRows(cpu, call.x, static_cast<int>(m), static_cast<int>(k), xq.data(), xScale.data(), xScale.data() + m);
-        at::parallel_for(0, packed.panels(), 8, [&](int64_t b, int64_t e) {
-            LinearCall part = call;
-            part.panelBegin = static_cast<int>(b);
-            part.panelEnd = static_cast<int>(e);
-            runLinear(cpu, packed, part);
-        });
+        linearProduct(cpu, packed, x.data_ptr<float>(), static_cast<int>(m), y.data(), static_cast<int>(n), false, buffers);
     };
     return timeProduct(label, m, k, n, minSeconds, product, [] {});
 }

@@ -2,6 +2,8 @@
 
 #include "cpu_features.h"
 
+#include <ATen/Parallel.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -11,6 +13,8 @@ namespace {
 constexpr int kLanes = PackedLinear::kPanel;
 constexpr int kRowTile = 4;
 constexpr int kPanelTile = 4;
+// Output panels per parallel chunk below which a product stays on the calling thread.
+constexpr std::int64_t kPanelGrain = 8;
 
 // Output column `col` of row r: the sum plus bias, stored or added.
 inline void store(const PackedLinear& w, const LinearCall& c, int r, int col, const float* sums)
@@ -311,6 +315,43 @@ void quantizeRows(const CpuKernels& cpu, const float* x, int rows, int k, std::u
         for (int i = 0; i < k; ++i)
             out[static_cast<std::size_t>(r) * k + i] = static_cast<std::uint8_t>(std::clamp(std::nearbyint((xr[i] - *mn) / s), 0.0f, 255.0f));
     }
+}
+
+void ActivationBuffers::reserve(int rows, int width)
+{
+    const auto values = static_cast<std::size_t>(rows) * static_cast<std::size_t>(width);
+    if (bf16.size() < values) bf16.resize(values);
+    if (int8.size() < values) int8.resize(values);
+    if (rowQuant.size() < 2 * static_cast<std::size_t>(rows)) rowQuant.resize(2 * static_cast<std::size_t>(rows));
+}
+
+void linearProduct(const CpuKernels& cpu, const PackedLinear& w, const float* x, int rows, float* y, int ldy,
+                   bool accumulate, ActivationBuffers& buffers)
+{
+    buffers.reserve(rows, w.in());
+    LinearCall call;
+    call.x = x;
+    call.ldx = w.in();
+    call.rows = rows;
+    call.y = y;
+    call.ldy = ldy;
+    call.accumulate = accumulate;
+    if (w.precision() == NativePrecision::Bf16) {
+        roundToBf16(cpu, x, buffers.bf16.data(), rows * w.in());
+        call.xb = buffers.bf16.data();
+    } else if (w.precision() == NativePrecision::Int8) {
+        float* steps = buffers.rowQuant.data();
+        quantizeRows(cpu, x, rows, w.in(), buffers.int8.data(), steps, steps + rows);
+        call.xq = buffers.int8.data();
+        call.xScale = steps;
+        call.xLow = steps + rows;
+    }
+    at::parallel_for(0, w.panels(), kPanelGrain, [&](std::int64_t begin, std::int64_t end) {
+        LinearCall part = call;
+        part.panelBegin = static_cast<int>(begin);
+        part.panelEnd = static_cast<int>(end);
+        runLinear(cpu, w, part);
+    });
 }
 
 } // namespace couplet

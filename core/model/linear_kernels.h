@@ -3,6 +3,7 @@
 #include "packed_linear.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace couplet {
 
@@ -44,6 +45,22 @@ const char* kernelName(NativePrecision p, const CpuKernels& cpu);
 
 // x rounded to bf16, `count` values.
 void roundToBf16(const CpuKernels& cpu, const float* x, std::uint16_t* out, int count);
+
+// What a product's activations are converted into for its weights: bf16
+// copies, or int8 bytes with each row's step and minimum. Sized once for the
+// largest product (reserve), then reused, so that products do not allocate.
+struct ActivationBuffers {
+    std::vector<std::uint16_t> bf16;
+    std::vector<std::uint8_t> int8;
+    std::vector<float> rowQuant; // rows steps, then rows minimums
+    void reserve(int rows, int width);
+};
+
+// y = x W^T + b (added to what y holds with `accumulate`) for `rows` rows of
+// x (row stride w.in()): x converted for w's precision into `buffers`, the
+// output panels split over libtorch's intra-op threads.
+void linearProduct(const CpuKernels& cpu, const PackedLinear& w, const float* x, int rows, float* y, int ldy,
+                   bool accumulate, ActivationBuffers& buffers);
 
 // Dynamic int8 quantisation of `rows` rows of x (row stride and width `k`),
 // asymmetric: low[r] = min x_r, scale[r] = (max x_r - min x_r) / 255 (1 for a

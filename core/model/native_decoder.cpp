@@ -32,7 +32,6 @@ PackedLinear linear(const WeightMap& w, const std::string& name, int in, int out
 
 // Tokens per parallel chunk below which a loop stays on the calling thread.
 constexpr int64_t kTokenGrain = 4;
-constexpr int64_t kPanelGrain = 8;
 
 } // namespace
 
@@ -126,36 +125,13 @@ void NativeDecoder::ensureTokens(int tokens)
     m_qkv.resize(t * 3 * d);
     m_up.resize(t * static_cast<std::size_t>(m_config.mlpHidden));
     m_scores.resize(t * static_cast<std::size_t>(m_config.maxLen));
-    m_xb.resize(t * std::max(d, static_cast<std::size_t>(m_config.mlpHidden)));
-    m_xq.resize(t * std::max(d, static_cast<std::size_t>(m_config.mlpHidden)));
-    m_xScale.resize(2 * t); // each row's step, then each row's minimum
+    m_activations.reserve(tokens, std::max(m_config.dim, m_config.mlpHidden));
     m_capacity = tokens;
 }
 
 void NativeDecoder::product(const PackedLinear& w, const float* x, int rows, float* y, int ldy, bool accumulate)
 {
-    LinearCall call;
-    call.x = x;
-    call.ldx = w.in();
-    call.rows = rows;
-    call.y = y;
-    call.ldy = ldy;
-    call.accumulate = accumulate;
-    if (w.precision() == NativePrecision::Bf16) {
-        roundToBf16(m_kernels, x, m_xb.data(), rows * w.in());
-        call.xb = m_xb.data();
-    } else if (w.precision() == NativePrecision::Int8) {
-        quantizeRows(m_kernels, x, rows, w.in(), m_xq.data(), m_xScale.data(), m_xScale.data() + rows);
-        call.xq = m_xq.data();
-        call.xScale = m_xScale.data();
-        call.xLow = m_xScale.data() + rows;
-    }
-    at::parallel_for(0, w.panels(), kPanelGrain, [&](int64_t begin, int64_t end) {
-        LinearCall part = call;
-        part.panelBegin = static_cast<int>(begin);
-        part.panelEnd = static_cast<int>(end);
-        runLinear(m_kernels, w, part);
-    });
+    linearProduct(m_kernels, w, x, rows, y, ldy, accumulate, m_activations);
 }
 
 void NativeDecoder::attention(int layer, int tokens)

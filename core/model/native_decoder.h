@@ -86,9 +86,7 @@ private:
     int m_capacity = 0;
     std::vector<Slot> m_slots;
     std::vector<float> m_x, m_h, m_qkv, m_att, m_up, m_scores;
-    std::vector<std::uint16_t> m_xb;
-    std::vector<std::uint8_t> m_xq;
-    std::vector<float> m_xScale;
+    ActivationBuffers m_activations;
 };
 
 } // namespace couplet
