@@ -171,6 +171,10 @@ BatchPoint BatchingBench::runBatchSize(int batchSize, int requests)
     p.allocationsPerStep = percentile(run.stepAllocations, 50);
     p.modelAllocationsPerStep = percentile(run.modelAllocations, 50);
     p.meanContext = t.decodedRows > 0 ? static_cast<double>(t.contextSum) / static_cast<double>(t.decodedRows) : 0;
+    p.prefillItems = t.prefillItems;
+    p.prefillTokens = t.prefillTokens;
+    p.prefillMeanContext = t.prefillTokens > 0
+        ? static_cast<double>(t.prefillContextSum) / static_cast<double>(t.prefillTokens) : 0;
     p.kvCacheMiB = kvCacheMiB();
     p.peakRssMiB = peakRssMiB();
     if (m_monitor.hasGpu()) p.gpuMemoryMiB = m_monitor.sample().gpuMemoryUsedMiB;

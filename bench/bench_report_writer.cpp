@@ -91,6 +91,9 @@ void BenchReportWriter::printRoofline(const BenchReport& report, std::ostream& o
                "peak), %.1f GFLOP/s inside the model (%.0f%%)\n",
                r.peakGflops, r.decodeBatchSize, r.flopsPerToken / 1e6, r.decodeGflops, 100 * r.fractionOfPeak,
                r.decodeModelGflops, 100 * r.modelFractionOfPeak);
+    out << fmt("with the prompts prefilled as rows were admitted (%.0f tokens per step): %.1f GFLOP/s of model work "
+               "over wall time (%.0f%% of peak)\n",
+               r.promptTokensPerStep, r.workGflops, 100 * r.workFractionOfPeak);
     out << fmt("per CPU second (robust to other load on the machine): peak %.1f, decoding %.1f GFLOP/CPU-s (%.0f%%)\n\n",
                r.peakCpuGflops, r.decodeCpuGflops, 100 * r.cpuFractionOfPeak);
 }
@@ -110,7 +113,9 @@ nlohmann::json BenchReportWriter::toJson(const BenchReport& report)
                               {"latency_p50_ms", p.latencyP50Ms}, {"latency_p95_ms", p.latencyP95Ms},
                               {"occupancy", p.occupancy}, {"kv_cache_mib", p.kvCacheMiB},
                               {"peak_rss_mib", p.peakRssMiB}, {"gpu_memory_mib", p.gpuMemoryMiB},
-                              {"mean_context", p.meanContext}, {"allocations_per_step", p.allocationsPerStep},
+                              {"mean_context", p.meanContext}, {"prefill_items", p.prefillItems},
+                              {"prefill_tokens", p.prefillTokens}, {"prefill_mean_context", p.prefillMeanContext},
+                              {"allocations_per_step", p.allocationsPerStep},
                               {"model_allocations_per_step", p.modelAllocationsPerStep}});
     for (const auto& c : report.comparisons)
         j["static_vs_continuous"].push_back(
@@ -131,6 +136,8 @@ nlohmann::json BenchReportWriter::toJson(const BenchReport& report)
                            {"decode_batch_size", r.decodeBatchSize}, {"decode_gflops", r.decodeGflops},
                            {"decode_model_gflops", r.decodeModelGflops}, {"fraction_of_peak", r.fractionOfPeak},
                            {"model_fraction_of_peak", r.modelFractionOfPeak},
+                           {"prompt_tokens_per_step", r.promptTokensPerStep}, {"work_gflops", r.workGflops},
+                           {"work_fraction_of_peak", r.workFractionOfPeak},
                            {"peak_cpu_gflops", r.peakCpuGflops}, {"decode_cpu_gflops", r.decodeCpuGflops},
                            {"cpu_fraction_of_peak", r.cpuFractionOfPeak}};
     for (const auto& m : r.matmuls)

@@ -25,6 +25,12 @@ struct BatchPoint {
     double peakRssMiB = 0;       // process peak resident memory so far (VmHWM)
     double gpuMemoryMiB = -1;    // device memory in use (NVML), -1 without a GPU
     double meanContext = 0;      // mean positions attended per generated token
+    // Prompt work the model also did: prompts prefilled as rows were admitted
+    // (a new row, or a paused one coming back), their tokens, and the mean
+    // positions each of those tokens attended.
+    long long prefillItems = 0;
+    long long prefillTokens = 0;
+    double prefillMeanContext = 0;
     // operator new calls in the median step (allocation_counter.h): the whole
     // step (sampling, constraints, scheduler, model) and inside the model.
     double allocationsPerStep = 0;
@@ -83,6 +89,12 @@ struct RooflinePoint {
     double decodeGflops = 0;           // flopsPerToken x tokens/s over wall time
     double decodeModelGflops = 0;      // the same over the time spent inside the decoder
     double fractionOfPeak = 0;         // decodeGflops / peakGflops
+    // All the model's work at that batch size over wall time: the generated
+    // tokens above plus the prompt tokens prefilled as rows were admitted
+    // (their layers, and the output projection of each prompt's last token).
+    double promptTokensPerStep = 0;
+    double workGflops = 0;
+    double workFractionOfPeak = 0;     // workGflops / peakGflops
     double modelFractionOfPeak = 0;
     double decodeCpuGflops = 0;        // flopsPerToken x tokens / process CPU seconds
     double cpuFractionOfPeak = 0;      // decodeCpuGflops / peakCpuGflops: robust to other load

@@ -133,13 +133,18 @@ RooflinePoint Roofline::measure(const CoupletModel& model, int decodeRows, int s
 
 double Roofline::flopsPerToken(const ModelConfig& c, double context)
 {
+    return flopsPerPromptToken(c, context) + 2.0 * c.dim * c.vocabSize;
+}
+
+double Roofline::flopsPerPromptToken(const ModelConfig& c, double context)
+{
     const double d = c.dim, h = c.mlpHidden;
     const double perLayer = d * 3 * d + 3 * d  // qkv
         + d * d + d                            // attention output
         + d * h + h + h * d + d                // MLP
         + 4 * d;                               // two layer norms
     const double nonEmbedding = c.layers * perLayer + 2 * d;
-    return 2 * nonEmbedding + 2 * d * c.vocabSize + 4.0 * c.layers * d * context;
+    return 2 * nonEmbedding + 4.0 * c.layers * d * context;
 }
 
 void Roofline::rateDecoding(RooflinePoint& r, const CoupletModel& model, const BatchPoint& point)
@@ -155,6 +160,11 @@ void Roofline::rateDecoding(RooflinePoint& r, const CoupletModel& model, const B
     r.decodeCpuGflops = point.cpuSeconds > 0 ? r.flopsPerToken * tokens / point.cpuSeconds / 1e9 : 0;
     r.cpuFractionOfPeak = r.peakCpuGflops > 0 ? r.decodeCpuGflops / r.peakCpuGflops : 0;
     r.modelFractionOfPeak = r.peakGflops > 0 ? r.decodeModelGflops / r.peakGflops : 0;
+    const double promptFlops = static_cast<double>(point.prefillTokens) * flopsPerPromptToken(config, point.prefillMeanContext)
+        + static_cast<double>(point.prefillItems) * 2.0 * config.dim * config.vocabSize;
+    r.promptTokensPerStep = point.steps > 0 ? static_cast<double>(point.prefillTokens) / point.steps : 0;
+    r.workGflops = point.seconds > 0 ? (r.flopsPerToken * tokens + promptFlops) / point.seconds / 1e9 : 0;
+    r.workFractionOfPeak = r.peakGflops > 0 ? r.workGflops / r.peakGflops : 0;
 }
 
 } // namespace couplet::bench

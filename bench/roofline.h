@@ -21,6 +21,9 @@ public:
     // 2 x non-embedding weights + 2 x dim x vocab (output projection)
     // + 4 x layers x dim x context (scores and weighted values).
     static double flopsPerToken(const ModelConfig& config, double context);
+    // FLOPs of one prompt token at `context` positions: its layers, without
+    // the output projection (a prefill computes logits for the last token only).
+    static double flopsPerPromptToken(const ModelConfig& config, double context);
     // Fills the decode figures of `roofline` from a sweep point.
     static void rateDecoding(RooflinePoint& roofline, const CoupletModel& model, const BatchPoint& point);
 };

@@ -20,6 +20,12 @@ void TimedDecoder::prefill(std::span<const PrefillItem> items, std::vector<float
     const auto start = std::chrono::steady_clock::now();
     m_inner.prefill(items, logits);
     m_totals.prefillMs += msSince(start);
+    for (const auto& item : items) {
+        const auto n = static_cast<long long>(item.tokens.size());
+        ++m_totals.prefillItems;
+        m_totals.prefillTokens += n;
+        m_totals.prefillContextSum += n * (n + 1) / 2; // token j attends to positions 0..j
+    }
     m_totals.allocations += allocationsSoFar() - allocations;
 }
 

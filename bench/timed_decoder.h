@@ -20,6 +20,9 @@ public:
         long long decodedRows = 0;  // real sequences advanced
         long long paddedRows = 0;   // rows computed, padding included
         long long contextSum = 0;   // sum over real rows of positions attended
+        long long prefillItems = 0;      // prompts prefilled (each ends in one row of logits)
+        long long prefillTokens = 0;     // their tokens
+        long long prefillContextSum = 0; // sum over those tokens of positions attended
         std::uint64_t allocations = 0; // operator new calls inside prefill and decode (allocation_counter.h)
     };
 

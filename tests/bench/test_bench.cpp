@@ -1,9 +1,11 @@
 #include "stats.h"
 #include "fake_decoder.h"
+#include "roofline.h"
 #include "timed_decoder.h"
 #include "tiny_model.h"
 
 #include "couplet_model.h"
+#include "model_config.h"
 #include "generate.h"
 #include "scheduler.h"
 
@@ -129,4 +131,47 @@ COUPLET_TEST(timedDecoderKeepsTheInnerDecodersThreads)
     });
     CHECK_EQ(inner.parallelCalls, 1);
     CHECK(std::all_of(seen.begin(), seen.end(), [](int v) { return v == 1; }));
+}
+
+// The roofline counts the prompt work as well as the generated tokens: every
+// prefilled prompt and its tokens, each token attending to the positions up
+// to its own, and one output projection per prompt.
+COUPLET_TEST(prefilledPromptsAreCountedForTheRoofline)
+{
+    const auto model = tinyModel();
+    auto inner = model->makeDecoder();
+    bench::TimedDecoder timed(*inner);
+    inner->reserveRows(2);
+    std::vector<float> logits;
+    const std::vector<PrefillItem> items = {{0, {1, 2, 3}}, {1, {4, 5}}};
+    timed.prefill(items, logits);
+    const auto& t = timed.totals();
+    CHECK_EQ(t.prefillItems, 2LL);
+    CHECK_EQ(t.prefillTokens, 5LL);
+    CHECK_EQ(t.prefillContextSum, (1LL + 2 + 3) + (1 + 2));
+
+    ModelConfig c;
+    c.dim = 8;
+    c.layers = 2;
+    c.mlpHidden = 32;
+    c.vocabSize = 100;
+    // A generated token costs a prompt token's layers plus the output projection.
+    CHECK_EQ(bench::Roofline::flopsPerToken(c, 5) - bench::Roofline::flopsPerPromptToken(c, 5), 2.0 * 8 * 100);
+    // Attention grows by 4 x layers x dim FLOPs per position attended.
+    CHECK_EQ(bench::Roofline::flopsPerPromptToken(c, 6) - bench::Roofline::flopsPerPromptToken(c, 5), 4.0 * 2 * 8);
+
+    bench::BatchPoint p;
+    p.steps = 4;
+    p.seconds = 2;
+    p.tokensPerSecond = 0;
+    p.prefillItems = t.prefillItems;
+    p.prefillTokens = t.prefillTokens;
+    p.prefillMeanContext = static_cast<double>(t.prefillContextSum) / static_cast<double>(t.prefillTokens);
+    bench::RooflinePoint r;
+    r.peakGflops = 1;
+    bench::Roofline::rateDecoding(r, *model, p);
+    const ModelConfig mc = ModelConfig::load(std::filesystem::temp_directory_path() / "couplet_test_bench_model" / "config.json");
+    const double flops = 5 * bench::Roofline::flopsPerPromptToken(mc, 9.0 / 5) + 2 * 2.0 * mc.dim * mc.vocabSize;
+    CHECK_NEAR(r.workGflops, flops / 2 / 1e9, 1e-12);
+    CHECK_NEAR(r.promptTokensPerStep, 5.0 / 4, 1e-12);
 }
