@@ -20,11 +20,13 @@ std::unique_ptr<TokenPolicy> ApiJob::limit(std::unique_ptr<TokenPolicy> policy) 
 
 void ApiJob::finish(int index, const SequenceResult& result) const
 {
-    const auto* limited = dynamic_cast<const LimitedPolicy*>(result.policy.get());
-    m_job->finish(index, result, limited != nullptr && limited->cutShort());
+    // Counted before the job hears of it: its response may be written (and
+    // /metrics read) as soon as it has.
     m_metrics->addTokens(result.metrics.promptTokens, result.metrics.generatedTokens);
     if (result.metrics.generatedTokens > 0)
         m_metrics->observeFirstToken(result.metrics.firstTokenMs / 1000.0);
+    const auto* limited = dynamic_cast<const LimitedPolicy*>(result.policy.get());
+    m_job->finish(index, result, limited != nullptr && limited->cutShort());
     --*m_outstanding;
 }
 

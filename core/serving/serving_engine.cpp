@@ -33,13 +33,15 @@ SequenceRequest ServingEngine::requestFor(const std::shared_ptr<ServingJob>& job
     r.policy = std::move(policy);
     r.onDelta = [job, index](RequestId, std::string_view text) { job->deliver(index, text); };
     r.onFinish = [this, job, index](const SequenceResult& result) {
-        const auto* limited = dynamic_cast<const LimitedPolicy*>(result.policy.get());
-        job->finish(index, result, limited != nullptr && limited->cutShort());
+        // Counted before the job hears of it: its response may be written
+        // (and /metrics read) as soon as it has.
         if (result.status == RequestStatus::Cancelled) ++m_cancelled;
         if (m_metrics) {
             m_metrics->addTokens(result.metrics.promptTokens, result.metrics.generatedTokens);
             if (result.metrics.generatedTokens > 0) m_metrics->observeFirstToken(result.metrics.firstTokenMs / 1000.0);
         }
+        const auto* limited = dynamic_cast<const LimitedPolicy*>(result.policy.get());
+        job->finish(index, result, limited != nullptr && limited->cutShort());
         --m_outstanding;
     };
     return r;
