@@ -179,6 +179,8 @@ std::shared_ptr<const CoupletModel> CoupletModel::load(const std::filesystem::pa
         attempt(dir / "align.tsv", [&] {
             m->align = std::make_unique<AlignTable>(AlignTable::load(dir / "align.tsv"));
             m->align->bind(m->vocab);
+            for (int t : m->classes->han)
+                if (const float c = m->align->closing(t); c > 0) m->closers.emplace_back(t, c);
         });
 
     const int threads = options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));

@@ -27,6 +27,10 @@ public:
     std::unique_ptr<TokenClasses> classes;
     PhraseTrie hengpiTrie;
     std::unique_ptr<AlignTable> align; // align.tsv when the folder has one
+    // The Han characters that end lines more often than they stand anywhere
+    // (AlignTable::closing > 0) with that score, for the length bias: a few
+    // hundred of the 7,000, so that a step does not look at every one.
+    std::vector<std::pair<int, float>> closers;
     Lm lm{nullptr};
     torch::Device device{torch::kCPU};
     torch::ScalarType dtype = torch::kFloat32;

@@ -62,8 +62,7 @@ void CoupletPolicy::addLengthBias()
     const std::size_t n = lineLength(), at = m_constraints.currentLine().size();
     if (n < 3 || at + 2 < n || at >= n) return;
     const float sign = at + 1 == n ? 1.0f : -1.0f;
-    for (int t : m_model.classes->han)
-        if (const float c = m_model.align->closing(t); c > 0) addBias(t, sign * m_biases.lengthBias * c);
+    for (const auto& [t, c] : m_model.closers) addBias(t, sign * m_biases.lengthBias * c);
 }
 
 const std::vector<float>& CoupletPolicy::stepBias()

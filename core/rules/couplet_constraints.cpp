@@ -66,6 +66,21 @@ TokenClasses::TokenClasses(const Vocab& vocab, const ToneTable& tones)
             zodiac[id] = static_cast<signed char>(zodiacIndex(vocab.character(id)));
         }
     }
+    for (int animal = -1; animal < kManyZodiac; ++animal) {
+        std::vector<int> plain;
+        for (int t : han)
+            if (!omen[t] && (animal < 0 || zodiac[t] < 0 || zodiac[t] == animal)) plain.push_back(t);
+        std::vector<int> marks = plain;
+        marks.insert(marks.end(), punctuation.begin(), punctuation.end());
+        m_upperPools.push_back(std::move(plain));
+        m_upperPools.push_back(std::move(marks));
+    }
+}
+
+const std::vector<int>& TokenClasses::upperPool(int animal, bool marks) const
+{
+    if (animal < -1 || animal >= kManyZodiac) throw std::out_of_range("no year animal " + std::to_string(animal));
+    return m_upperPools[static_cast<std::size_t>((animal + 1) * 2 + (marks ? 1 : 0))];
 }
 
 CoupletConstraints::CoupletConstraints(const TokenClasses& classes, const PhraseTrie& trie, ConstraintSpec spec)
@@ -86,6 +101,8 @@ CoupletConstraints::CoupletConstraints(const TokenClasses& classes, const Phrase
     for (int t : {m_spec.acrosticUpper, m_spec.acrosticLower})
         if (t >= 0) m_ownTokens.push_back(t);
     std::sort(m_ownTokens.begin(), m_ownTokens.end());
+    m_ownUpperPool = m_spec.acrosticLower >= 0
+        || std::any_of(m_ownTokens.begin(), m_ownTokens.end(), [&](int t) { return classes.omen[static_cast<std::size_t>(t)] != 0; });
     m_keywords = KeywordPlan(m_spec.requiredKeywords);
     // With the tone rule the last character must be chosen by tone, so the
     // keywords end before it when they leave room for that.
@@ -110,6 +127,7 @@ const std::vector<int>& CoupletConstraints::currentLine() const
 
 const std::vector<int>& CoupletConstraints::allowed()
 {
+    m_view = &m_allowed;
     m_allowed.clear();
     switch (m_segment) {
     case Segment::Upper: allowUpper(); break;
@@ -117,7 +135,7 @@ const std::vector<int>& CoupletConstraints::allowed()
     case Segment::Hengpi: allowHengpi(); break;
     case Segment::Done: break;
     }
-    return m_allowed;
+    return *m_view;
 }
 
 void CoupletConstraints::only(int token)
@@ -161,6 +179,37 @@ void CoupletConstraints::dropOmenWords(const std::vector<int>& line)
         if (!std::binary_search(m_ownTokens.begin(), m_ownTokens.end(), it->second)) std::erase(m_allowed, it->second);
 }
 
+const std::vector<int>& CoupletConstraints::upperPool(bool marks)
+{
+    const int animal = m_spec.mixedZodiac ? -1 : m_animal;
+    if (!m_ownUpperPool) return m_classes.upperPool(animal, marks);
+    if (m_ownUpperPoolAnimal != animal) {
+        // The model's pool, without the 下联's 藏头 character (the 下联 could
+        // not start with it) and with the user's own characters of mourning.
+        auto& plain = m_ownUpperPoolPlain;
+        plain = m_classes.upperPool(animal, false);
+        std::erase(plain, m_spec.acrosticLower);
+        for (int t : m_ownTokens)
+            if (m_classes.omen[static_cast<std::size_t>(t)] && t != m_spec.acrosticLower
+                && std::binary_search(m_classes.han.begin(), m_classes.han.end(), t)
+                && (animal < 0 || m_classes.zodiac[static_cast<std::size_t>(t)] < 0 || m_classes.zodiac[static_cast<std::size_t>(t)] == animal)
+                && !std::binary_search(plain.begin(), plain.end(), t))
+                plain.insert(std::lower_bound(plain.begin(), plain.end(), t), t);
+        m_ownUpperPoolMarks = plain;
+        m_ownUpperPoolMarks.insert(m_ownUpperPoolMarks.end(), m_classes.punctuation.begin(), m_classes.punctuation.end());
+        m_ownUpperPoolAnimal = animal;
+    }
+    return marks ? m_ownUpperPoolMarks : m_ownUpperPoolPlain;
+}
+
+bool CoupletConstraints::endsInOmenWordStart(const std::vector<int>& line) const
+{
+    if (line.empty()) return false;
+    const auto& words = m_classes.omenWords;
+    const auto it = std::lower_bound(words.begin(), words.end(), std::pair{line.back(), -1});
+    return it != words.end() && it->first == line.back();
+}
+
 void CoupletConstraints::allowUpper()
 {
     const int i = static_cast<int>(m_upper.size());
@@ -170,26 +219,28 @@ void CoupletConstraints::allowUpper()
     if ((n > 0 && i == n) || i >= tok::kMaxLineChars) return only(tok::kLower);
     if (i == 0 && m_spec.acrosticUpper >= 0) return only(m_spec.acrosticUpper);
     if (forceKeyword(i)) return;
-    m_allowed = m_classes.han;
-    // The 下联's 藏头 character may not appear in the 上联, or the 下联 could
-    // not start with it.
-    if (m_spec.acrosticLower >= 0) std::erase(m_allowed, m_spec.acrosticLower);
-    // Until the 上联 names an animal any may come; then only that one. No
-    // words of mourning.
-    dropBanned(m_upper, m_animal < 0);
     const bool lastPosition = (n > 0 && i == n - 1) || (n == 0 && i == tok::kMaxLineChars - 1);
-    if (m_spec.tonePattern && lastPosition) {
+    // Until the 上联 names an animal any may come; then only that one. No
+    // words of mourning. Punctuation may follow a character, except last.
+    const std::vector<int>& pool = upperPool(i > 0 && !prevIsMark && !lastPosition);
+    const bool toneAtEnd = m_spec.tonePattern && lastPosition;
+    const bool endsWell = !m_spec.tonePattern
+        || (i > 0 && m_classes.oblique[m_upper.back()]
+            && std::count(m_upper.begin(), m_upper.end(), m_upper.back()) == 1);
+    const bool mayEnd = n == 0 && i > 0 && !prevIsMark && endsWell && m_keywords.satisfiedBy(m_upper);
+    if (!toneAtEnd && !mayEnd && !endsInOmenWordStart(m_upper)) {
+        m_view = &pool; // most steps: the pool as it is
+        return;
+    }
+    m_allowed.assign(pool.begin(), pool.end());
+    dropOmenWords(m_upper);
+    if (toneAtEnd) {
         // A repeated last character would force the 下联 to mirror it, and
         // then its tone could not be chosen.
         std::erase_if(m_allowed, [&](int t) { return std::find(m_upper.begin(), m_upper.end(), t) != m_upper.end(); });
         preferFlagged(m_classes.oblique);
     }
-    if (i > 0 && !prevIsMark && !lastPosition)
-        m_allowed.insert(m_allowed.end(), m_classes.punctuation.begin(), m_classes.punctuation.end());
-    const bool endsWell = !m_spec.tonePattern
-        || (i > 0 && m_classes.oblique[m_upper.back()]
-            && std::count(m_upper.begin(), m_upper.end(), m_upper.back()) == 1);
-    if (n == 0 && i > 0 && !prevIsMark && endsWell && m_keywords.satisfiedBy(m_upper)) m_allowed.push_back(tok::kLower);
+    if (mayEnd) m_allowed.push_back(tok::kLower);
 }
 
 void CoupletConstraints::allowLower()
@@ -220,14 +271,19 @@ void CoupletConstraints::allowLower()
         const auto it = std::lower_bound(m_lowerPool.begin(), m_lowerPool.end(), m_lower[m_lowerPoolUsed]);
         if (it != m_lowerPool.end() && *it == m_lower[m_lowerPoolUsed]) m_lowerPool.erase(it);
     }
-    m_allowed.assign(m_lowerPool.begin(), m_lowerPool.end());
-    dropOmenWords(m_lower); // the pool holds no character of mourning
     // The 上联 names its year here (龙年): the 下联 answers with 春, 福, ...
     // (omens.h), not with 凤.
-    if (j + 1 < m_upper.size() && m_classes.zodiac[static_cast<std::size_t>(mirror)] >= 0
-        && m_classes.yearWord[static_cast<std::size_t>(m_upper[j + 1])])
-        preferFlagged(m_classes.yearMirror);
-    if (m_spec.tonePattern && j + 1 == m_upper.size()) preferFlagged(m_classes.level);
+    const bool namedYear = j + 1 < m_upper.size() && m_classes.zodiac[static_cast<std::size_t>(mirror)] >= 0
+        && m_classes.yearWord[static_cast<std::size_t>(m_upper[j + 1])];
+    const bool toneAtEnd = m_spec.tonePattern && j + 1 == m_upper.size();
+    if (!namedYear && !toneAtEnd && !endsInOmenWordStart(m_lower) && !m_lowerPool.empty()) {
+        m_view = &m_lowerPool; // most steps: the pool as it is
+        return;
+    }
+    m_allowed.assign(m_lowerPool.begin(), m_lowerPool.end());
+    dropOmenWords(m_lower); // the pool holds no character of mourning
+    if (namedYear) preferFlagged(m_classes.yearMirror);
+    if (toneAtEnd) preferFlagged(m_classes.level);
     if (m_allowed.empty()) throw std::runtime_error("no character is left for the 下联 at position " + std::to_string(j + 1));
 }
 

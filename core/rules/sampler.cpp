@@ -15,14 +15,29 @@ namespace {
 
 using Scored = std::pair<float, int>; // (score, token)
 
-float checkedScore(const std::vector<float>& scores, int id)
+// Penalised tokens the top-k heap has room for without growing: a line's characters.
+constexpr std::size_t kPenalisedRoom = 48;
+
+// A token's score before the repetition penalty: its logit plus its bias,
+// read where needed instead of copying the vocabulary's row.
+struct Scores {
+    const float* logits;
+    const float* bias; // null = none
+    float at(int id) const
+    {
+        const auto i = static_cast<std::size_t>(id);
+        return bias ? logits[i] + bias[i] : logits[i];
+    }
+};
+
+float checkedScore(const Scores& scores, int id)
 {
-    const float x = scores[static_cast<std::size_t>(id)];
+    const float x = scores.at(id);
     if (!std::isfinite(x)) throw std::runtime_error("the model produced a non-finite logit");
     return x;
 }
 
-void collectAll(const std::vector<float>& scores, const std::vector<int>& allowed, std::vector<Scored>& out)
+void collectAll(const Scores& scores, const std::vector<int>& allowed, std::vector<Scored>& out)
 {
     out.clear();
     for (int id : allowed) out.push_back({checkedScore(scores, id), id});
@@ -51,7 +66,7 @@ inline void offer(std::vector<Scored>& out, std::size_t k, Scored& worst, float 
 // instructions, the rest go through offer() in order. The heap sees the same
 // offers in the same order as the scalar loop (what is passed over, it would
 // reject), so the result is the same, not only the same set.
-__attribute__((target("avx512f,avx512dq"))) void topKBlocksAvx512(const std::vector<float>& scores, const int* ids, std::size_t from,
+__attribute__((target("avx512f,avx512dq"))) void topKBlocksAvx512(const Scores& scores, const int* ids, std::size_t from,
                                                                   std::size_t n, std::size_t k, std::vector<Scored>& out,
                                                                   Scored& worst)
 {
@@ -59,7 +74,8 @@ __attribute__((target("avx512f,avx512dq"))) void topKBlocksAvx512(const std::vec
     std::size_t i = from;
     for (; i + 16 <= n; i += 16) {
         const __m512i idx = _mm512_loadu_si512(ids + i);
-        const __m512 x = _mm512_i32gather_ps(idx, scores.data(), 4);
+        __m512 x = _mm512_i32gather_ps(idx, scores.logits, 4);
+        if (scores.bias) x = _mm512_add_ps(x, _mm512_i32gather_ps(idx, scores.bias, 4));
         if (_mm512_fpclass_ps_mask(x, kNotFinite) != 0) {
             for (std::size_t j = i; j < i + 16; ++j) offer(out, k, worst, checkedScore(scores, ids[j]), ids[j]);
             continue;
@@ -69,7 +85,7 @@ __attribute__((target("avx512f,avx512dq"))) void topKBlocksAvx512(const std::vec
             const int lane = __builtin_ctz(reach);
             reach = static_cast<__mmask16>(reach & (reach - 1));
             const int id = ids[i + static_cast<std::size_t>(lane)];
-            offer(out, k, worst, scores[static_cast<std::size_t>(id)], id);
+            offer(out, k, worst, scores.at(id), id);
         }
     }
     for (; i < n; ++i) offer(out, k, worst, checkedScore(scores, ids[i]), ids[i]);
@@ -105,7 +121,7 @@ __attribute__((target("avx512f,avx512dq"))) double logSumExpAvx512(const float* 
 // k so far finds it in one pass where most tokens are rejected by a single
 // comparison, instead of partitioning all 7,000 candidates every token.
 // k = 1 is the greedy choice: the largest pair.
-void collectTopK(const std::vector<float>& scores, const std::vector<int>& allowed, std::size_t k,
+void collectTopK(const Scores& scores, const std::vector<int>& allowed, std::size_t k,
                  std::vector<Scored>& out)
 {
     out.clear();
@@ -158,8 +174,9 @@ double logSumExp(std::span<const float> logits)
 Sampler::Sampler(const SamplingSettings& settings)
     : m_settings(settings), m_seed(settings.seed != 0 ? settings.seed : std::random_device{}()), m_rng(m_seed)
 {
-    // The top-k heap and its probabilities are sized once, so that steps do not allocate.
-    const auto k = static_cast<std::size_t>(std::max(1, settings.topK)) + 1;
+    // The top-k heap and its probabilities are sized once, so that steps do
+    // not allocate; the heap also holds a line's penalised tokens.
+    const auto k = static_cast<std::size_t>(std::max(1, settings.topK)) + 1 + kPenalisedRoom;
     m_work.reserve(k);
     m_probs.reserve(k);
 }
@@ -175,23 +192,49 @@ int Sampler::choose(std::span<const float> logits, const std::vector<int>& allow
                     const std::vector<float>& bias, double& logProb)
 {
     if (allowed.empty()) throw std::logic_error("no token is allowed here");
-    // Work on a copy: bias and repetition penalty change scores, not the
-    // model's probabilities reported in logProb.
-    m_scores.resize(logits.size());
-    const std::size_t biased = std::min(bias.size(), logits.size());
-    for (std::size_t i = 0; i < biased; ++i) m_scores[i] = logits[i] + bias[i]; // one pass: copy and bias
-    std::copy(logits.begin() + static_cast<std::ptrdiff_t>(biased), logits.end(), m_scores.begin() + static_cast<std::ptrdiff_t>(biased));
+    // Bias and repetition penalty change scores, not the model's
+    // probabilities reported in logProb. The scores are read from the logits
+    // and the bias as needed; a bias shorter than the vocabulary (none of
+    // the engine's) goes through a copy.
+    Scores scores{logits.data(), bias.size() >= logits.size() ? bias.data() : nullptr};
+    if (!bias.empty() && bias.size() < logits.size()) {
+        m_scores.assign(logits.begin(), logits.end());
+        for (std::size_t i = 0; i < bias.size(); ++i) m_scores[i] += bias[i];
+        scores = {m_scores.data(), nullptr};
+    }
     const float penalty = m_settings.repetitionPenalty;
-    if (penalty > 0 && penalty != 1.0f)
+    const bool penalising = penalty > 0 && penalty != 1.0f && !penalised.empty();
+    if (penalising && penalty < 1.0f) {
+        // A penalty below 1 raises scores: no shortcut, a patched copy.
+        if (scores.logits != m_scores.data()) {
+            m_scores.resize(logits.size());
+            for (std::size_t i = 0; i < logits.size(); ++i) m_scores[i] = scores.at(static_cast<int>(i));
+            scores = {m_scores.data(), nullptr};
+        }
         for (int id : penalised) {
             float& x = m_scores[static_cast<std::size_t>(id)];
             x = x > 0 ? x / penalty : x * penalty;
         }
+    }
+    const bool damping = penalising && penalty > 1.0f;
     const bool sample = !m_settings.greedy && allowed.size() > 1;
-    const auto k = static_cast<std::size_t>(std::max(0, m_settings.topK));
-    if (!sample) collectTopK(m_scores, allowed, 1, m_work);
-    else if (k > 0 && allowed.size() > k) collectTopK(m_scores, allowed, k, m_work);
-    else collectAll(m_scores, allowed, m_work);
+    const auto k = sample ? static_cast<std::size_t>(std::max(0, m_settings.topK)) : std::size_t{1};
+    // A penalty above 1 only lowers scores, so the k best after it are among
+    // the k + (penalised tokens) best before it: those are collected, damped
+    // once per use, and the k best of them kept. The same set as damping
+    // every score first, without a pass over the vocabulary.
+    const std::size_t wide = damping ? k + penalised.size() : k;
+    if (k > 0 && allowed.size() > wide) collectTopK(scores, allowed, wide, m_work);
+    else collectAll(scores, allowed, m_work);
+    if (damping) {
+        for (auto& [x, id] : m_work)
+            for (int p : penalised)
+                if (p == id) x = x > 0 ? x / penalty : x * penalty;
+        if (k > 0 && m_work.size() > k) {
+            std::nth_element(m_work.begin(), m_work.begin() + static_cast<std::ptrdiff_t>(k - 1), m_work.end(), std::greater<>());
+            m_work.resize(k);
+        }
+    }
 
     int chosen = 0;
     if (!sample) {

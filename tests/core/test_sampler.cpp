@@ -36,10 +36,16 @@ double referenceLogSumExp(const std::vector<float>& v)
 // biased scores over `allowed` (ties to the larger id) by a full sort, the
 // top-p prefix and std::discrete_distribution on the same generator.
 int referenceChoice(const std::vector<float>& logits, const std::vector<int>& allowed, const std::vector<float>& bias,
-                    const SamplingSettings& s, std::mt19937_64& rng)
+                    const SamplingSettings& s, std::mt19937_64& rng, const std::vector<int>& penalised = {})
 {
+    std::vector<float> scores(logits.size());
+    for (std::size_t i = 0; i < logits.size(); ++i) scores[i] = logits[i] + bias[i];
+    for (int id : penalised) {
+        float& x = scores[static_cast<std::size_t>(id)];
+        x = x > 0 ? x / s.repetitionPenalty : x * s.repetitionPenalty;
+    }
     std::vector<std::pair<float, int>> scored;
-    for (int id : allowed) scored.push_back({logits[static_cast<std::size_t>(id)] + bias[static_cast<std::size_t>(id)], id});
+    for (int id : allowed) scored.push_back({scores[static_cast<std::size_t>(id)], id});
     std::sort(scored.begin(), scored.end(), std::greater<>());
     if (s.greedy) return scored.front().second;
     if (s.topK > 0 && scored.size() > static_cast<std::size_t>(s.topK)) scored.resize(static_cast<std::size_t>(s.topK));
@@ -107,6 +113,45 @@ COUPLET_TEST(choosesWhatThePlainComputationChooses)
         }
     }
     CHECK_EQ(rows, 300);
+}
+
+// With a repetition penalty the choice is still the plain computation's:
+// every penalised score damped (twice for a token used twice) before the
+// top-k, where the sampler damps only the best candidates. The penalised
+// tokens are among the best here, so that damping changes the top-k.
+COUPLET_TEST(theRepetitionPenaltyChoosesAsDampingEveryScore)
+{
+    constexpr std::size_t kVocab = 7254;
+    int changed = 0;
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+        auto logits = randomLogits(kVocab, seed + 100);
+        std::vector<float> bias(kVocab, 0.0f);
+        for (std::size_t i = seed; i < kVocab; i += 97) bias[i] = 1.0f;
+        std::vector<int> allowed;
+        for (std::size_t i = 0; i < kVocab; i += 1 + seed % 3) allowed.push_back(static_cast<int>(i));
+        // The line so far: the allowed tokens of the highest scores, one twice.
+        std::vector<std::pair<float, int>> best;
+        for (int id : allowed) best.push_back({logits[static_cast<std::size_t>(id)] + bias[static_cast<std::size_t>(id)], id});
+        std::sort(best.begin(), best.end(), std::greater<>());
+        std::vector<int> line;
+        for (std::size_t i = 0; i < 1 + seed % 8; ++i) line.push_back(best[i * (1 + seed % 3)].second);
+        line.push_back(line.front());
+        SamplingSettings s;
+        s.seed = seed;
+        s.repetitionPenalty = 1.0f + 0.05f * static_cast<float>(seed % 20);
+        s.greedy = seed % 3 == 0;
+        s.topK = seed % 4 == 0 ? 3 : 40;
+        s.topP = 0.9f;
+        Sampler sampler(s);
+        std::mt19937_64 rng(seed);
+        for (int step = 0; step < 5; ++step) {
+            double logProb = 0;
+            const int got = sampler.choose(logits, allowed, line, bias, logProb);
+            CHECK_EQ(got, referenceChoice(logits, allowed, bias, s, rng, line));
+            if (s.greedy && s.repetitionPenalty > 1.0f && got != best.front().second) ++changed;
+        }
+    }
+    CHECK(changed > 0); // the penalty did move greedy choices off the top score
 }
 
 // A non-finite logit among the allowed tokens is an error, wherever it is;

@@ -91,6 +91,30 @@ COUPLET_TEST(theUsersOwnWordsStay)
     CHECK_EQ(a.allowed(), std::vector<int>{r.id(U'死')});
 }
 
+// The 上联's characters come from a pool made once per model; the user's own
+// tokens change it for that couplet only: a keyword of mourning may stand
+// anywhere in the 上联 (not only where it is forced), the 下联's 藏头
+// character nowhere in it, and another couplet keeps the model's pool.
+COUPLET_TEST(theUsersOwnCharactersChangeTheUpperPoolOfTheirCoupletOnly)
+{
+    const Rig r;
+    ConstraintSpec own;
+    own.length = 5;
+    own.requiredKeywords = {r.vocab.encode("死")};
+    own.acrosticLower = r.id(U'春');
+    CoupletConstraints c(r.classes, r.trie, own);
+    CHECK(allows(c.allowed(), r.id(U'死')));  // room is left: not forced, yet allowed
+    CHECK(allows(c.allowed(), r.id(U'福')));
+    CHECK(!allows(c.allowed(), r.id(U'春'))); // the 下联 starts with it
+    r.write(c, U"福");
+    CHECK(allows(c.allowed(), r.id(U'死')) && !allows(c.allowed(), r.id(U'春')));
+
+    CoupletConstraints plain(r.classes, r.trie, ConstraintSpec{.length = 5});
+    CHECK(!allows(plain.allowed(), r.id(U'死')));
+    CHECK(allows(plain.allowed(), r.id(U'春')));
+    CHECK(plain.allowed() == r.classes.upperPool(-1, false));
+}
+
 // 龙年 is answered with 春日 or 盛世, not with 凤岁 (a phoenix year) nor 凤日.
 COUPLET_TEST(aNamedYearIsAnsweredWithAYearWord)
 {
