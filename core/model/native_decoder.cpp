@@ -37,7 +37,7 @@ constexpr int64_t kTokenGrain = 4;
 
 NativeDecoder::NativeDecoder(const ModelConfig& config, const WeightMap& w, NativePrecision precision,
                              CpuKernels kernels)
-    : m_config(config), m_precision(precision), m_kernels(kernels)
+    : m_config(config), m_precision(precision), m_kernels(kernels), m_halfCache(precision != NativePrecision::Fp32)
 {
     config.validate();
     const int d = config.dim, f = config.mlpHidden;
@@ -76,7 +76,7 @@ std::size_t NativeDecoder::weightBytes() const
 
 std::size_t NativeDecoder::bytesPerRow() const
 {
-    return static_cast<std::size_t>(m_config.layers) * 2 * m_config.maxLen * m_config.dim * sizeof(float);
+    return static_cast<std::size_t>(m_config.layers) * 2 * m_config.maxLen * m_config.dim * cacheElementBytes();
 }
 
 std::size_t NativeDecoder::cacheOffset(int row, int layer) const
@@ -88,7 +88,7 @@ std::size_t NativeDecoder::cacheOffset(int row, int layer) const
 void NativeDecoder::reserveRows(int rows)
 {
     if (rows == m_rows) return;
-    const std::size_t perRow = bytesPerRow() / sizeof(float);
+    const std::size_t perRow = (bytesPerRow() + sizeof(float) - 1) / sizeof(float); // the buffer's floats
     for (int tryRows = rows; tryRows > 0; tryRows /= 2) {
         try {
             ResidentBuffer fresh(perRow * static_cast<std::size_t>(tryRows));
@@ -108,10 +108,15 @@ void NativeDecoder::copyRow(int from, int to, int length)
 {
     if (from == to || length <= 0) return;
     const std::size_t n = static_cast<std::size_t>(length) * m_config.dim;
-    for (int l = 0; l < m_config.layers; ++l) {
-        std::memcpy(keys(to, l), keys(from, l), n * sizeof(float));
-        std::memcpy(values(to, l), values(from, l), n * sizeof(float));
-    }
+    const auto copy = [&](auto tag) {
+        using T = decltype(tag);
+        for (int l = 0; l < m_config.layers; ++l) {
+            std::memcpy(keys<T>(to, l), keys<T>(from, l), n * sizeof(T));
+            std::memcpy(values<T>(to, l), values<T>(from, l), n * sizeof(T));
+        }
+    };
+    if (m_halfCache) copy(std::uint16_t{});
+    else copy(float{});
 }
 
 void NativeDecoder::ensureTokens(int tokens)
@@ -134,7 +139,8 @@ void NativeDecoder::product(const PackedLinear& w, const float* x, int rows, flo
     linearProduct(m_kernels, w, x, rows, y, ldy, accumulate, m_activations);
 }
 
-void NativeDecoder::attention(int layer, int tokens)
+template <typename T>
+void NativeDecoder::attendAll(int layer, int tokens)
 {
     const int d = m_config.dim, heads = m_config.heads, hd = m_config.headDim();
     const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
@@ -142,8 +148,8 @@ void NativeDecoder::attention(int layer, int tokens)
         for (int64_t t = begin; t < end; ++t) {
             const Slot& s = m_slots[static_cast<std::size_t>(t)];
             const float* q = m_qkv.data() + t * 3 * d;
-            const float* k = keys(s.row, layer);
-            const float* v = values(s.row, layer);
+            const T* k = keys<T>(s.row, layer);
+            const T* v = values<T>(s.row, layer);
             float* out = m_att.data() + t * d;
             float* scores = m_scores.data() + t * m_config.maxLen;
             const int length = s.position + 1;
@@ -151,6 +157,12 @@ void NativeDecoder::attention(int layer, int tokens)
                 attendHead(q + h * hd, k + h * hd, v + h * hd, d, hd, length, scale, scores, out + h * hd, m_kernels.avx512);
         }
     });
+}
+
+void NativeDecoder::attention(int layer, int tokens)
+{
+    if (m_halfCache) attendAll<std::uint16_t>(layer, tokens);
+    else attendAll<float>(layer, tokens);
 }
 
 void NativeDecoder::forward(int tokens)
@@ -175,8 +187,14 @@ void NativeDecoder::forward(int tokens)
         for (int t = 0; t < tokens; ++t) {
             const Slot& s = m_slots[static_cast<std::size_t>(t)];
             const float* qkv = m_qkv.data() + static_cast<std::size_t>(t) * 3 * d;
-            std::memcpy(keys(s.row, l) + static_cast<std::size_t>(s.position) * d, qkv + d, d * sizeof(float));
-            std::memcpy(values(s.row, l) + static_cast<std::size_t>(s.position) * d, qkv + 2 * d, d * sizeof(float));
+            const std::size_t at = static_cast<std::size_t>(s.position) * d;
+            if (m_halfCache) {
+                roundToBf16(m_kernels, qkv + d, keys<std::uint16_t>(s.row, l) + at, d);
+                roundToBf16(m_kernels, qkv + 2 * d, values<std::uint16_t>(s.row, l) + at, d);
+            } else {
+                std::memcpy(keys<float>(s.row, l) + at, qkv + d, d * sizeof(float));
+                std::memcpy(values<float>(s.row, l) + at, qkv + 2 * d, d * sizeof(float));
+            }
         }
         attention(l, tokens);
         product(layer.proj, m_att.data(), tokens, m_x.data(), d, true);

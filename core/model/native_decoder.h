@@ -63,9 +63,21 @@ private:
     void attention(int layer, int tokens);
     void product(const PackedLinear& w, const float* x, int rows, float* y, int ldy, bool accumulate);
     void outputLogits(int rows, std::vector<float>& logits);
-    float* keys(int row, int layer) { return m_cache.get() + cacheOffset(row, layer); }
-    float* values(int row, int layer) { return keys(row, layer) + static_cast<std::size_t>(m_config.maxLen) * m_config.dim; }
-    std::size_t cacheOffset(int row, int layer) const;
+    // Keys of `row` at `layer` ([maxLen][dim] of T), then its values.
+    template <typename T>
+    T* keys(int row, int layer)
+    {
+        return reinterpret_cast<T*>(m_cache.get()) + cacheOffset(row, layer);
+    }
+    template <typename T>
+    T* values(int row, int layer)
+    {
+        return keys<T>(row, layer) + static_cast<std::size_t>(m_config.maxLen) * m_config.dim;
+    }
+    std::size_t cacheOffset(int row, int layer) const; // in elements
+    std::size_t cacheElementBytes() const { return m_halfCache ? sizeof(std::uint16_t) : sizeof(float); }
+    template <typename T>
+    void attendAll(int layer, int tokens);
 
     ModelConfig m_config;
     NativePrecision m_precision;
@@ -77,6 +89,10 @@ private:
     PackedLinear m_output;                  // tied: the token embedding
 
     int m_rows = 0;
+    // Keys and values in bf16 at the bf16 and int8 precisions: half the
+    // bytes the attention reads (at batch 256 more than the last-level
+    // cache holds in fp32). fp32 keeps fp32, to match libtorch within 1e-4.
+    bool m_halfCache = false;
     // rows x layers x {k, v} x maxLen x dim, resident from reserveRows() on, so
     // that decode steps take no page faults (a position is always written
     // before a query reads it).

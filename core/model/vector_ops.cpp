@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 namespace couplet {
 namespace {
@@ -66,8 +67,22 @@ __attribute__((target("avx512f,avx512dq"))) inline __m512 sum16(const __m512* v)
                          _mm512_shuffle_f32x4(c[0], c[1], _MM_SHUFFLE(3, 1, 3, 1)));
 }
 
+// 16 stored keys or values as floats: fp32 as they are, bf16 widened (its
+// bits are a float's upper half).
+__attribute__((target("avx512f,avx512dq"))) inline __m512 load16(const float* p)
+{
+    return _mm512_loadu_ps(p);
+}
+
+__attribute__((target("avx512f,avx512dq"))) inline __m512 load16(const std::uint16_t* p)
+{
+    const __m512i wide = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+    return _mm512_castsi512_ps(_mm512_slli_epi32(wide, 16));
+}
+
 // attendHead for a head width that is a multiple of 16 (at most 128).
-__attribute__((target("avx512f,avx512dq"))) void attendAvx512(const float* q, const float* keys, const float* values,
+template <typename T>
+__attribute__((target("avx512f,avx512dq"))) void attendAvx512(const float* q, const T* keys, const T* values,
                                                               int stride, int headDim, int length, float scale,
                                                               float* scores, float* out)
 {
@@ -82,9 +97,9 @@ __attribute__((target("avx512f,avx512dq"))) void attendAvx512(const float* q, co
     for (; j + 16 <= length; j += 16) {
         __m512 acc[16];
         for (int i = 0; i < 16; ++i) {
-            const float* k = keys + static_cast<std::size_t>(j + i) * stride;
-            acc[i] = _mm512_mul_ps(qv[0], _mm512_loadu_ps(k));
-            for (int l = 1; l < lanes; ++l) acc[i] = _mm512_fmadd_ps(qv[l], _mm512_loadu_ps(k + 16 * l), acc[i]);
+            const T* k = keys + static_cast<std::size_t>(j + i) * stride;
+            acc[i] = _mm512_mul_ps(qv[0], load16(k));
+            for (int l = 1; l < lanes; ++l) acc[i] = _mm512_fmadd_ps(qv[l], load16(k + 16 * l), acc[i]);
         }
         const __m512 s16 = sum16(acc);
         _mm512_storeu_ps(scores + j, s16);
@@ -96,9 +111,9 @@ __attribute__((target("avx512f,avx512dq"))) void attendAvx512(const float* q, co
         for (float v : lanesMax) top = std::fmax(top, v);
     }
     for (; j < length; ++j) {
-        const float* k = keys + static_cast<std::size_t>(j) * stride;
-        __m512 acc = _mm512_mul_ps(qv[0], _mm512_loadu_ps(k));
-        for (int l = 1; l < lanes; ++l) acc = _mm512_fmadd_ps(qv[l], _mm512_loadu_ps(k + 16 * l), acc);
+        const T* k = keys + static_cast<std::size_t>(j) * stride;
+        __m512 acc = _mm512_mul_ps(qv[0], load16(k));
+        for (int l = 1; l < lanes; ++l) acc = _mm512_fmadd_ps(qv[l], load16(k + 16 * l), acc);
         scores[j] = _mm512_reduce_add_ps(acc);
         top = std::fmax(top, scores[j]);
     }
@@ -115,8 +130,8 @@ __attribute__((target("avx512f,avx512dq"))) void attendAvx512(const float* q, co
     for (int l = 0; l < lanes; ++l) acc[l] = _mm512_setzero_ps();
     for (int p = 0; p < length; ++p) {
         const __m512 w = _mm512_set1_ps(scores[p] * inv);
-        const float* v = values + static_cast<std::size_t>(p) * stride;
-        for (int l = 0; l < lanes; ++l) acc[l] = _mm512_fmadd_ps(w, _mm512_loadu_ps(v + 16 * l), acc[l]);
+        const T* v = values + static_cast<std::size_t>(p) * stride;
+        for (int l = 0; l < lanes; ++l) acc[l] = _mm512_fmadd_ps(w, load16(v + 16 * l), acc[l]);
     }
     for (int l = 0; l < lanes; ++l) _mm512_storeu_ps(out + 16 * l, acc[l]);
 }
@@ -124,8 +139,46 @@ __attribute__((target("avx512f,avx512dq"))) void attendAvx512(const float* q, co
 
 } // namespace
 
-void attendHead(const float* q, const float* keys, const float* values, int stride, int headDim, int length, float scale,
-                float* scores, float* out, bool avx512)
+namespace {
+
+inline float widened(float x) { return x; }
+
+inline float widened(std::uint16_t x)
+{
+    const std::uint32_t bits = static_cast<std::uint32_t>(x) << 16;
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+template <typename T>
+void attendPortable(const float* q, const T* keys, const T* values, int stride, int headDim, int length, float scale,
+                    float* scores, float* out)
+{
+    if constexpr (std::is_same_v<T, float>) {
+        for (int j = 0; j < length; ++j) scores[j] = dot(q, keys + static_cast<std::size_t>(j) * stride, headDim) * scale;
+        softmaxInPlace(scores, length);
+        std::fill(out, out + headDim, 0.0f);
+        for (int j = 0; j < length; ++j) axpy(scores[j], values + static_cast<std::size_t>(j) * stride, out, headDim);
+        return;
+    }
+    for (int j = 0; j < length; ++j) {
+        const T* k = keys + static_cast<std::size_t>(j) * stride;
+        float s = 0;
+        for (int i = 0; i < headDim; ++i) s += q[i] * widened(k[i]);
+        scores[j] = s * scale;
+    }
+    softmaxInPlace(scores, length);
+    std::fill(out, out + headDim, 0.0f);
+    for (int j = 0; j < length; ++j) {
+        const T* v = values + static_cast<std::size_t>(j) * stride;
+        for (int i = 0; i < headDim; ++i) out[i] += scores[j] * widened(v[i]);
+    }
+}
+
+template <typename T>
+void attend(const float* q, const T* keys, const T* values, int stride, int headDim, int length, float scale,
+            float* scores, float* out, bool avx512)
 {
 #ifdef COUPLET_X86_KERNELS
     if (avx512 && headDim % 16 == 0 && headDim <= 128) {
@@ -134,10 +187,21 @@ void attendHead(const float* q, const float* keys, const float* values, int stri
     }
 #endif
     (void)avx512;
-    for (int j = 0; j < length; ++j) scores[j] = dot(q, keys + static_cast<std::size_t>(j) * stride, headDim) * scale;
-    softmaxInPlace(scores, length);
-    std::fill(out, out + headDim, 0.0f);
-    for (int j = 0; j < length; ++j) axpy(scores[j], values + static_cast<std::size_t>(j) * stride, out, headDim);
+    attendPortable(q, keys, values, stride, headDim, length, scale, scores, out);
+}
+
+} // namespace
+
+void attendHead(const float* q, const float* keys, const float* values, int stride, int headDim, int length, float scale,
+                float* scores, float* out, bool avx512)
+{
+    attend(q, keys, values, stride, headDim, length, scale, scores, out, avx512);
+}
+
+void attendHead(const float* q, const std::uint16_t* keys, const std::uint16_t* values, int stride, int headDim,
+                int length, float scale, float* scores, float* out, bool avx512)
+{
+    attend(q, keys, values, stride, headDim, length, scale, scores, out, avx512);
 }
 
 void layerNorm(const float* x, const float* gain, const float* bias, float* y, int n, float eps)

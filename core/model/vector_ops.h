@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstdint>
+
 namespace couplet {
 
 // The element-wise parts of a Transformer step, as plain loops the compiler
@@ -18,6 +20,10 @@ void softmaxInPlace(float* x, int n);
 // out[0..headDim). `scores` holds `length` floats of scratch.
 void attendHead(const float* q, const float* keys, const float* values, int stride, int headDim, int length, float scale,
                 float* scores, float* out, bool avx512 = false);
+// The same with keys and values stored in bf16 (a float's upper 16 bits),
+// widened to fp32 as they are read.
+void attendHead(const float* q, const std::uint16_t* keys, const std::uint16_t* values, int stride, int headDim,
+                int length, float scale, float* scores, float* out, bool avx512 = false);
 float dot(const float* a, const float* b, int n);
 // y += a * x over `n` values.
 void axpy(float a, const float* x, float* y, int n);
