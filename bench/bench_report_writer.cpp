@@ -94,8 +94,9 @@ void BenchReportWriter::printRoofline(const BenchReport& report, std::ostream& o
     out << fmt("with the prompts prefilled as rows were admitted (%.0f tokens per step): %.1f GFLOP/s of model work "
                "over wall time (%.0f%% of peak)\n",
                r.promptTokensPerStep, r.workGflops, 100 * r.workFractionOfPeak);
-    out << fmt("per CPU second (robust to other load on the machine): peak %.1f, decoding %.1f GFLOP/CPU-s (%.0f%%)\n\n",
-               r.peakCpuGflops, r.decodeCpuGflops, 100 * r.cpuFractionOfPeak);
+    out << fmt("per CPU second (robust to other load on the machine): peak %.1f, decoding %.1f GFLOP/CPU-s (%.0f%%), "
+               "with the prompts %.1f (%.0f%%)\n\n",
+               r.peakCpuGflops, r.decodeCpuGflops, 100 * r.cpuFractionOfPeak, r.workCpuGflops, 100 * r.workCpuFractionOfPeak);
 }
 
 nlohmann::json BenchReportWriter::toJson(const BenchReport& report)
@@ -137,7 +138,8 @@ nlohmann::json BenchReportWriter::toJson(const BenchReport& report)
                            {"decode_model_gflops", r.decodeModelGflops}, {"fraction_of_peak", r.fractionOfPeak},
                            {"model_fraction_of_peak", r.modelFractionOfPeak},
                            {"prompt_tokens_per_step", r.promptTokensPerStep}, {"work_gflops", r.workGflops},
-                           {"work_fraction_of_peak", r.workFractionOfPeak},
+                           {"work_fraction_of_peak", r.workFractionOfPeak}, {"work_cpu_gflops", r.workCpuGflops},
+                           {"work_cpu_fraction_of_peak", r.workCpuFractionOfPeak},
                            {"peak_cpu_gflops", r.peakCpuGflops}, {"decode_cpu_gflops", r.decodeCpuGflops},
                            {"cpu_fraction_of_peak", r.cpuFractionOfPeak}};
     for (const auto& m : r.matmuls)

@@ -95,6 +95,8 @@ struct RooflinePoint {
     double promptTokensPerStep = 0;
     double workGflops = 0;
     double workFractionOfPeak = 0;     // workGflops / peakGflops
+    double workCpuGflops = 0;          // the same work per process CPU second
+    double workCpuFractionOfPeak = 0;  // workCpuGflops / peakCpuGflops: robust to other load
     double modelFractionOfPeak = 0;
     double decodeCpuGflops = 0;        // flopsPerToken x tokens / process CPU seconds
     double cpuFractionOfPeak = 0;      // decodeCpuGflops / peakCpuGflops: robust to other load

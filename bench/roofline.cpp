@@ -165,6 +165,8 @@ void Roofline::rateDecoding(RooflinePoint& r, const CoupletModel& model, const B
     r.promptTokensPerStep = point.steps > 0 ? static_cast<double>(point.prefillTokens) / point.steps : 0;
     r.workGflops = point.seconds > 0 ? (r.flopsPerToken * tokens + promptFlops) / point.seconds / 1e9 : 0;
     r.workFractionOfPeak = r.peakGflops > 0 ? r.workGflops / r.peakGflops : 0;
+    r.workCpuGflops = point.cpuSeconds > 0 ? (r.flopsPerToken * tokens + promptFlops) / point.cpuSeconds / 1e9 : 0;
+    r.workCpuFractionOfPeak = r.peakCpuGflops > 0 ? r.workCpuGflops / r.peakCpuGflops : 0;
 }
 
 } // namespace couplet::bench

@@ -113,7 +113,7 @@ int CoupletPolicy::choose(std::span<const float> logits)
     const auto& bias = stepBias();
     const auto& allowed = m_constraints.allowed();
     double lp = 0;
-    const int token = m_sampler.choose(logits, allowed, m_constraints.currentLine(), bias, lp);
+    const int token = m_sampler.choose(logits, allowed, m_constraints.currentLine(), bias, lp, m_constraints.allowedMask());
     m_constraints.advance(token);
     m_generated.push_back(token);
     m_logProb += lp;

@@ -72,6 +72,8 @@ TokenClasses::TokenClasses(const Vocab& vocab, const ToneTable& tones)
             if (!omen[t] && (animal < 0 || zodiac[t] < 0 || zodiac[t] == animal)) plain.push_back(t);
         std::vector<int> marks = plain;
         marks.insert(marks.end(), punctuation.begin(), punctuation.end());
+        m_upperPoolMasks.emplace_back(level.size(), plain);
+        m_upperPoolMasks.emplace_back(level.size(), marks);
         m_upperPools.push_back(std::move(plain));
         m_upperPools.push_back(std::move(marks));
     }
@@ -81,6 +83,12 @@ const std::vector<int>& TokenClasses::upperPool(int animal, bool marks) const
 {
     if (animal < -1 || animal >= kManyZodiac) throw std::out_of_range("no year animal " + std::to_string(animal));
     return m_upperPools[static_cast<std::size_t>((animal + 1) * 2 + (marks ? 1 : 0))];
+}
+
+const TokenMask& TokenClasses::upperPoolMask(int animal, bool marks) const
+{
+    upperPool(animal, marks); // checks the animal
+    return m_upperPoolMasks[static_cast<std::size_t>((animal + 1) * 2 + (marks ? 1 : 0))];
 }
 
 CoupletConstraints::CoupletConstraints(const TokenClasses& classes, const PhraseTrie& trie, ConstraintSpec spec)
@@ -128,6 +136,7 @@ const std::vector<int>& CoupletConstraints::currentLine() const
 const std::vector<int>& CoupletConstraints::allowed()
 {
     m_view = &m_allowed;
+    m_viewMask = nullptr;
     m_allowed.clear();
     switch (m_segment) {
     case Segment::Upper: allowUpper(); break;
@@ -197,9 +206,18 @@ const std::vector<int>& CoupletConstraints::upperPool(bool marks)
                 plain.insert(std::lower_bound(plain.begin(), plain.end(), t), t);
         m_ownUpperPoolMarks = plain;
         m_ownUpperPoolMarks.insert(m_ownUpperPoolMarks.end(), m_classes.punctuation.begin(), m_classes.punctuation.end());
+        m_ownUpperMaskPlain = TokenMask(m_classes.level.size(), m_ownUpperPoolPlain);
+        m_ownUpperMaskMarks = TokenMask(m_classes.level.size(), m_ownUpperPoolMarks);
         m_ownUpperPoolAnimal = animal;
     }
     return marks ? m_ownUpperPoolMarks : m_ownUpperPoolPlain;
+}
+
+// After upperPool(marks), for the same step.
+const TokenMask& CoupletConstraints::upperPoolMask(bool marks) const
+{
+    if (!m_ownUpperPool) return m_classes.upperPoolMask(m_spec.mixedZodiac ? -1 : m_animal, marks);
+    return marks ? m_ownUpperMaskMarks : m_ownUpperMaskPlain;
 }
 
 bool CoupletConstraints::endsInOmenWordStart(const std::vector<int>& line) const
@@ -222,7 +240,8 @@ void CoupletConstraints::allowUpper()
     const bool lastPosition = (n > 0 && i == n - 1) || (n == 0 && i == tok::kMaxLineChars - 1);
     // Until the 上联 names an animal any may come; then only that one. No
     // words of mourning. Punctuation may follow a character, except last.
-    const std::vector<int>& pool = upperPool(i > 0 && !prevIsMark && !lastPosition);
+    const bool marks = i > 0 && !prevIsMark && !lastPosition;
+    const std::vector<int>& pool = upperPool(marks);
     const bool toneAtEnd = m_spec.tonePattern && lastPosition;
     const bool endsWell = !m_spec.tonePattern
         || (i > 0 && m_classes.oblique[m_upper.back()]
@@ -230,6 +249,7 @@ void CoupletConstraints::allowUpper()
     const bool mayEnd = n == 0 && i > 0 && !prevIsMark && endsWell && m_keywords.satisfiedBy(m_upper);
     if (!toneAtEnd && !mayEnd && !endsInOmenWordStart(m_upper)) {
         m_view = &pool; // most steps: the pool as it is
+        m_viewMask = &upperPoolMask(marks);
         return;
     }
     m_allowed.assign(pool.begin(), pool.end());
@@ -265,11 +285,15 @@ void CoupletConstraints::allowLower()
         for (int t : m_classes.han)
             if (!m_banned[t] && !isOtherAnimal(t) && !isOmen(t)) m_lowerPool.push_back(t);
         for (int t : m_upper) m_banned[t] = 0;
+        m_lowerPoolMask = TokenMask(m_classes.level.size(), m_lowerPool);
         m_lowerPoolReady = true;
     }
     for (; m_lowerPoolUsed < m_lower.size(); ++m_lowerPoolUsed) {
         const auto it = std::lower_bound(m_lowerPool.begin(), m_lowerPool.end(), m_lower[m_lowerPoolUsed]);
-        if (it != m_lowerPool.end() && *it == m_lower[m_lowerPoolUsed]) m_lowerPool.erase(it);
+        if (it != m_lowerPool.end() && *it == m_lower[m_lowerPoolUsed]) {
+            m_lowerPool.erase(it);
+            m_lowerPoolMask.clear(m_lower[m_lowerPoolUsed]);
+        }
     }
     // The 上联 names its year here (龙年): the 下联 answers with 春, 福, ...
     // (omens.h), not with 凤.
@@ -278,6 +302,7 @@ void CoupletConstraints::allowLower()
     const bool toneAtEnd = m_spec.tonePattern && j + 1 == m_upper.size();
     if (!namedYear && !toneAtEnd && !endsInOmenWordStart(m_lower) && !m_lowerPool.empty()) {
         m_view = &m_lowerPool; // most steps: the pool as it is
+        m_viewMask = &m_lowerPoolMask;
         return;
     }
     m_allowed.assign(m_lowerPool.begin(), m_lowerPool.end());

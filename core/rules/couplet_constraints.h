@@ -2,6 +2,8 @@
 
 #include "keyword_plan.h"
 
+#include "token_mask.h"
+
 #include <vector>
 
 namespace couplet {
@@ -46,9 +48,12 @@ struct TokenClasses {
     // them when `marks`. Made once per model, in Han order, so that a step
     // neither rebuilds nor copies 7,000 tokens.
     const std::vector<int>& upperPool(int animal, bool marks) const;
+    // The same set as a mask.
+    const TokenMask& upperPoolMask(int animal, bool marks) const;
 
 private:
     std::vector<std::vector<int>> m_upperPools; // [(animal + 1) * 2 + marks]
+    std::vector<TokenMask> m_upperPoolMasks;
 };
 
 struct ConstraintSpec {
@@ -85,6 +90,9 @@ public:
 
     // Tokens allowed next; never empty until done().
     const std::vector<int>& allowed();
+    // The same set as a mask, where the last allowed() returned one of the
+    // pools (most steps); null where it made a list of its own.
+    const TokenMask* allowedMask() const { return m_viewMask; }
     void advance(int token);
 
     Segment segment() const { return m_segment; }
@@ -125,6 +133,7 @@ private:
     // or, when the user's own tokens change it (a 下联 藏头, a keyword of
     // mourning), one of its own.
     const std::vector<int>& upperPool(bool marks);
+    const TokenMask& upperPoolMask(bool marks) const;
 
     const TokenClasses& m_classes;
     const PhraseTrie& m_trie;
@@ -139,12 +148,15 @@ private:
     // What allowed() returns: m_allowed, or a pool as it stands when the
     // step changes nothing in it.
     const std::vector<int>* m_view = &m_allowed;
+    const TokenMask* m_viewMask = nullptr;
     bool m_ownUpperPool = false;        // the user's tokens change the 上联's pool
     int m_ownUpperPoolAnimal = -2;      // the animal it was made for; -2 = not made
     std::vector<int> m_ownUpperPoolPlain, m_ownUpperPoolMarks;
+    TokenMask m_ownUpperMaskPlain, m_ownUpperMaskMarks;
     std::vector<char> m_banned; // [vocab] scratch
     std::vector<int> m_ownTokens;       // the user's keyword and 藏头 tokens, sorted: never dropped as omens
     std::vector<int> m_lowerPool;       // Han minus the 上联 and the 下联 so far
+    TokenMask m_lowerPoolMask;          // the same set
     std::size_t m_lowerPoolUsed = 0;    // 下联 characters taken out of it
     bool m_lowerPoolReady = false;
 };

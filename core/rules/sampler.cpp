@@ -91,6 +91,42 @@ __attribute__((target("avx512f,avx512dq"))) void topKBlocksAvx512(const Scores& 
     for (; i < n; ++i) offer(out, k, worst, checkedScore(scores, ids[i]), ids[i]);
 }
 
+// collectTopK over a mask instead of a list: each word of the mask selects
+// up to 16 consecutive tokens, loaded together (masked lanes are not read).
+// A block none of whose selected scores reaches the k-th best so far is
+// passed over; the rest go through offer(), which finds the same k best
+// pairs in any order of offers.
+__attribute__((target("avx512f,avx512dq"))) void topKDenseAvx512(const Scores& scores, const TokenMask& mask,
+                                                                 std::size_t k, std::vector<Scored>& out)
+{
+    constexpr int kNotFinite = 0x01 | 0x08 | 0x10 | 0x80;
+    out.clear();
+    Scored worst{0.0f, 0};
+    const std::uint16_t* words = mask.words();
+    const std::size_t blocks = (mask.vocab() + 15) / 16;
+    for (std::size_t b = 0; b < blocks; ++b) {
+        const __mmask16 m = words[b];
+        if (m == 0) continue;
+        const std::size_t base = b * 16;
+        __m512 x = _mm512_maskz_loadu_ps(m, scores.logits + base);
+        if (scores.bias) x = _mm512_add_ps(x, _mm512_maskz_loadu_ps(m, scores.bias + base));
+        const bool full = out.size() >= k;
+        if (!full || _mm512_mask_fpclass_ps_mask(m, x, kNotFinite) != 0) {
+            for (__mmask16 lanes = m; lanes != 0; lanes = static_cast<__mmask16>(lanes & (lanes - 1))) {
+                const int id = static_cast<int>(base) + __builtin_ctz(lanes);
+                offer(out, k, worst, checkedScore(scores, id), id);
+            }
+            continue;
+        }
+        __mmask16 reach = _mm512_mask_cmp_ps_mask(m, x, _mm512_set1_ps(worst.first), _CMP_GE_OQ);
+        while (reach != 0) {
+            const int id = static_cast<int>(base) + __builtin_ctz(reach);
+            reach = static_cast<__mmask16>(reach & (reach - 1));
+            offer(out, k, worst, scores.at(id), id);
+        }
+    }
+}
+
 __attribute__((target("avx512f,avx512dq"))) double logSumExpAvx512(const float* x, std::size_t n)
 {
     __m512 m = _mm512_set1_ps(-INFINITY);
@@ -132,6 +168,18 @@ void collectTopK(const Scores& scores, const std::vector<int>& allowed, std::siz
     if (cpuHasAvx512()) return topKBlocksAvx512(scores, allowed.data(), i, allowed.size(), k, out, worst);
 #endif
     for (; i < allowed.size(); ++i) offer(out, k, worst, checkedScore(scores, allowed[i]), allowed[i]);
+}
+
+// The k best (score, token) pairs of the tokens in `mask`: collectTopK's set.
+void collectTopKMasked(const Scores& scores, const TokenMask& mask, std::size_t k, std::vector<Scored>& out)
+{
+#ifdef COUPLET_X86_KERNELS
+    if (cpuHasAvx512()) return topKDenseAvx512(scores, mask, k, out);
+#endif
+    out.clear();
+    Scored worst{0.0f, 0};
+    for (std::size_t id = 0; id < mask.vocab(); ++id)
+        if (mask.has(static_cast<int>(id))) offer(out, k, worst, checkedScore(scores, static_cast<int>(id)), static_cast<int>(id));
 }
 
 // The draw std::discrete_distribution(p[0..n)) makes in libstdc++, in place
@@ -189,7 +237,7 @@ int Sampler::choose(std::span<const float> logits, const std::vector<int>& allow
 }
 
 int Sampler::choose(std::span<const float> logits, const std::vector<int>& allowed, const std::vector<int>& penalised,
-                    const std::vector<float>& bias, double& logProb)
+                    const std::vector<float>& bias, double& logProb, const TokenMask* mask)
 {
     if (allowed.empty()) throw std::logic_error("no token is allowed here");
     // Bias and repetition penalty change scores, not the model's
@@ -224,8 +272,12 @@ int Sampler::choose(std::span<const float> logits, const std::vector<int>& allow
     // once per use, and the k best of them kept. The same set as damping
     // every score first, without a pass over the vocabulary.
     const std::size_t wide = damping ? k + penalised.size() : k;
-    if (k > 0 && allowed.size() > wide) collectTopK(scores, allowed, wide, m_work);
-    else collectAll(scores, allowed, m_work);
+    if (k > 0 && allowed.size() > wide) {
+        if (mask && mask->vocab() == logits.size()) collectTopKMasked(scores, *mask, wide, m_work);
+        else collectTopK(scores, allowed, wide, m_work);
+    } else {
+        collectAll(scores, allowed, m_work);
+    }
     if (damping) {
         for (auto& [x, id] : m_work)
             for (int p : penalised)

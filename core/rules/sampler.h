@@ -1,6 +1,7 @@
 #pragma once
 
 #include "generation_spec.h"
+#include "token_mask.h"
 
 #include <cstdint>
 #include <random>
@@ -23,8 +24,11 @@ public:
     int choose(std::span<const float> logits, const std::vector<int>& allowed, const std::vector<int>& penalised,
                double& logProb);
     // Per-token additive bias applied before sampling (e.g. theme bonus).
+    // `mask`, when given, holds the same set as `allowed` (for the whole
+    // vocabulary of `logits`): the top-k then scans the logits 16 at a time
+    // instead of gathering the ids. The choice is the same either way.
     int choose(std::span<const float> logits, const std::vector<int>& allowed, const std::vector<int>& penalised,
-               const std::vector<float>& bias, double& logProb);
+               const std::vector<float>& bias, double& logProb, const TokenMask* mask = nullptr);
 
     std::uint64_t seed() const { return m_seed; }
 

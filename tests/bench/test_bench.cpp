@@ -174,4 +174,10 @@ COUPLET_TEST(prefilledPromptsAreCountedForTheRoofline)
     const double flops = 5 * bench::Roofline::flopsPerPromptToken(mc, 9.0 / 5) + 2 * 2.0 * mc.dim * mc.vocabSize;
     CHECK_NEAR(r.workGflops, flops / 2 / 1e9, 1e-12);
     CHECK_NEAR(r.promptTokensPerStep, 5.0 / 4, 1e-12);
+    // Per CPU second: the same work over the process's CPU time.
+    p.cpuSeconds = 4;
+    r.peakCpuGflops = 2;
+    bench::Roofline::rateDecoding(r, *model, p);
+    CHECK_NEAR(r.workCpuGflops, flops / 4 / 1e9, 1e-12);
+    CHECK_NEAR(r.workCpuFractionOfPeak, r.workCpuGflops / 2, 1e-12);
 }

@@ -102,13 +102,16 @@ COUPLET_TEST(choosesWhatThePlainComputationChooses)
         s.greedy = seed % 5 == 0;
         s.topK = seed % 7 == 0 ? 0 : 40;
         s.topP = seed % 6 == 0 ? 1.0f : 0.9f;
-        Sampler sampler(s);
+        Sampler sampler(s), masked(s);
+        const TokenMask mask(kVocab, allowed);
         std::mt19937_64 rng(seed);
         for (int step = 0; step < 5; ++step, ++rows) {
-            double logProb = 0;
+            double logProb = 0, maskedLogProb = 0;
             const int got = sampler.choose(logits, allowed, {}, bias, logProb);
             const int want = allowed.size() == 1 ? allowed.front() : referenceChoice(logits, allowed, bias, s, rng);
             CHECK_EQ(got, want);
+            // The same set given as a mask too: the same choice.
+            CHECK_EQ(masked.choose(logits, allowed, {}, bias, maskedLogProb, &mask), want);
             CHECK(std::fabs(logProb - (logits[static_cast<std::size_t>(got)] - referenceLogSumExp(logits))) < 1e-5);
         }
     }
@@ -142,12 +145,14 @@ COUPLET_TEST(theRepetitionPenaltyChoosesAsDampingEveryScore)
         s.greedy = seed % 3 == 0;
         s.topK = seed % 4 == 0 ? 3 : 40;
         s.topP = 0.9f;
-        Sampler sampler(s);
+        Sampler sampler(s), masked(s);
+        const TokenMask mask(kVocab, allowed);
         std::mt19937_64 rng(seed);
         for (int step = 0; step < 5; ++step) {
             double logProb = 0;
             const int got = sampler.choose(logits, allowed, line, bias, logProb);
             CHECK_EQ(got, referenceChoice(logits, allowed, bias, s, rng, line));
+            CHECK_EQ(masked.choose(logits, allowed, line, bias, logProb, &mask), got);
             if (s.greedy && s.repetitionPenalty > 1.0f && got != best.front().second) ++changed;
         }
     }
@@ -167,15 +172,18 @@ COUPLET_TEST(aNonFiniteAllowedLogitIsAnError)
             SamplingSettings s;
             s.seed = 3;
             s.greedy = greedy;
-            Sampler sampler(s);
-            double logProb = 0;
-            std::string error;
-            try {
-                sampler.choose(logits, allowed, {}, logProb);
-            } catch (const std::runtime_error& e) {
-                error = e.what();
+            const TokenMask mask(logits.size(), allowed);
+            for (const TokenMask* m : {static_cast<const TokenMask*>(nullptr), &mask}) {
+                Sampler sampler(s);
+                double logProb = 0;
+                std::string error;
+                try {
+                    sampler.choose(logits, allowed, {}, {}, logProb, m);
+                } catch (const std::runtime_error& e) {
+                    error = e.what();
+                }
+                CHECK(error.find("non-finite") != std::string::npos);
             }
-            CHECK(error.find("non-finite") != std::string::npos);
         }
         logits[static_cast<std::size_t>(at)] = 0.0f;
         logits[700] = std::numeric_limits<float>::infinity() * 0.0f; // NaN outside the allowed set
@@ -185,5 +193,8 @@ COUPLET_TEST(aNonFiniteAllowedLogitIsAnError)
         double logProb = 0;
         const int t = sampler.choose(logits, allowed, {}, logProb);
         CHECK(t >= 0 && t < 500);
+        const TokenMask mask(logits.size(), allowed);
+        Sampler masked(s);
+        CHECK_EQ(masked.choose(logits, allowed, {}, {}, logProb, &mask), t);
     }
 }

@@ -115,6 +115,35 @@ COUPLET_TEST(theUsersOwnCharactersChangeTheUpperPoolOfTheirCoupletOnly)
     CHECK(plain.allowed() == r.classes.upperPool(-1, false));
 }
 
+// Where allowed() hands out a pool, its mask holds the same tokens: every
+// step of a couplet, with and without the user's own characters.
+COUPLET_TEST(theAllowedMaskHoldsTheAllowedTokens)
+{
+    const Rig r;
+    ConstraintSpec own;
+    own.length = 4;
+    own.requiredKeywords = {r.vocab.encode("死")};
+    own.acrosticLower = r.id(U'春');
+    int masked = 0;
+    for (const ConstraintSpec& spec : {ConstraintSpec{.length = 4}, own}) {
+        CoupletConstraints c(r.classes, r.trie, spec);
+        for (char32_t ch : std::u32string_view(U"福新喜死\x01春安年心\x02")) {
+            const auto& allowed = c.allowed();
+            if (const TokenMask* mask = c.allowedMask()) {
+                ++masked;
+                int bits = 0;
+                for (int t = 0; t < r.vocab.size(); ++t) bits += mask->has(t) ? 1 : 0;
+                CHECK_EQ(bits, static_cast<int>(allowed.size()));
+                for (int t : allowed) CHECK(mask->has(t));
+            }
+            const int token = ch == U'\x01' ? tok::kLower : ch == U'\x02' ? tok::kHengpi : r.id(ch);
+            if (!allows(allowed, token)) break; // (the plain couplet may not write 死)
+            c.advance(token);
+        }
+    }
+    CHECK(masked >= 4);
+}
+
 // 龙年 is answered with 春日 or 盛世, not with 凤岁 (a phoenix year) nor 凤日.
 COUPLET_TEST(aNamedYearIsAnsweredWithAYearWord)
 {
