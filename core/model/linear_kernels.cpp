@@ -15,6 +15,8 @@ constexpr int kRowTile = 4;
 constexpr int kPanelTile = 4;
 // Output panels per parallel chunk below which a product stays on the calling thread.
 constexpr std::int64_t kPanelGrain = 8;
+// Rows per thread below which converting activations stays on one thread.
+constexpr std::int64_t kConvertGrain = 32;
 
 // Output column `col` of row r: the sum plus bias, stored or added.
 inline void store(const PackedLinear& w, const LinearCall& c, int r, int col, const float* sums)
@@ -336,12 +338,20 @@ void linearProduct(const CpuKernels& cpu, const PackedLinear& w, const float* x,
     call.y = y;
     call.ldy = ldy;
     call.accumulate = accumulate;
+    // Activations are converted on all the threads, rows split between them
+    // (a batch-256 conversion on one thread left the others waiting).
+    const std::size_t k = static_cast<std::size_t>(w.in());
     if (w.precision() == NativePrecision::Bf16) {
-        roundToBf16(cpu, x, buffers.bf16.data(), rows * w.in());
+        at::parallel_for(0, rows, kConvertGrain, [&](std::int64_t begin, std::int64_t end) {
+            roundToBf16(cpu, x + begin * k, buffers.bf16.data() + begin * k, static_cast<int>((end - begin) * k));
+        });
         call.xb = buffers.bf16.data();
     } else if (w.precision() == NativePrecision::Int8) {
         float* steps = buffers.rowQuant.data();
-        quantizeRows(cpu, x, rows, w.in(), buffers.int8.data(), steps, steps + rows);
+        at::parallel_for(0, rows, kConvertGrain, [&](std::int64_t begin, std::int64_t end) {
+            quantizeRows(cpu, x + begin * k, static_cast<int>(end - begin), w.in(), buffers.int8.data() + begin * k,
+                         steps + begin, steps + rows + begin);
+        });
         call.xq = buffers.int8.data();
         call.xScale = steps;
         call.xLow = steps + rows;

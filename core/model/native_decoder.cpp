@@ -184,18 +184,21 @@ void NativeDecoder::forward(int tokens)
         Layer& layer = m_layers[static_cast<std::size_t>(l)];
         norm(layer.ln1Gain, layer.ln1Bias);
         product(layer.qkv, m_h.data(), tokens, m_qkv.data(), 3 * d, false);
-        for (int t = 0; t < tokens; ++t) {
-            const Slot& s = m_slots[static_cast<std::size_t>(t)];
-            const float* qkv = m_qkv.data() + static_cast<std::size_t>(t) * 3 * d;
-            const std::size_t at = static_cast<std::size_t>(s.position) * d;
-            if (m_halfCache) {
-                roundToBf16(m_kernels, qkv + d, keys<std::uint16_t>(s.row, l) + at, d);
-                roundToBf16(m_kernels, qkv + 2 * d, values<std::uint16_t>(s.row, l) + at, d);
-            } else {
-                std::memcpy(keys<float>(s.row, l) + at, qkv + d, d * sizeof(float));
-                std::memcpy(values<float>(s.row, l) + at, qkv + 2 * d, d * sizeof(float));
+        // Each token writes its own position: the threads never share one.
+        at::parallel_for(0, tokens, kTokenGrain * 8, [&](int64_t b, int64_t e) {
+            for (int64_t t = b; t < e; ++t) {
+                const Slot& s = m_slots[static_cast<std::size_t>(t)];
+                const float* qkv = m_qkv.data() + static_cast<std::size_t>(t) * 3 * d;
+                const std::size_t at = static_cast<std::size_t>(s.position) * d;
+                if (m_halfCache) {
+                    roundToBf16(m_kernels, qkv + d, keys<std::uint16_t>(s.row, l) + at, d);
+                    roundToBf16(m_kernels, qkv + 2 * d, values<std::uint16_t>(s.row, l) + at, d);
+                } else {
+                    std::memcpy(keys<float>(s.row, l) + at, qkv + d, d * sizeof(float));
+                    std::memcpy(values<float>(s.row, l) + at, qkv + 2 * d, d * sizeof(float));
+                }
             }
-        }
+        });
         attention(l, tokens);
         product(layer.proj, m_att.data(), tokens, m_x.data(), d, true);
         norm(layer.ln2Gain, layer.ln2Bias);
