@@ -85,7 +85,7 @@ struct RooflinePoint {
     double peakGflops = 0;             // best of the measured products
     double peakCpuGflops = 0;          // the same per CPU second
     double flopsPerToken = 0;          // model FLOPs per generated token at meanContext
-    int decodeBatchSize = 0;           // the sweep's best batch size
+    int decodeBatchSize = 0;           // the sweep's largest batch size
     double decodeGflops = 0;           // flopsPerToken x tokens/s over wall time
     double decodeModelGflops = 0;      // the same over the time spent inside the decoder
     double fractionOfPeak = 0;         // decodeGflops / peakGflops
