@@ -1,6 +1,7 @@
 #include "batch_progress.h"
 #include "batch_settings.h"
 #include "commands.h"
+#include "generation_options.h"
 #include "model_options.h"
 
 #include "bulk_job.h"
@@ -49,13 +50,11 @@ void printHelp()
            "  --map ROLE=COL[;...]  map columns by hand: ROLE is keywords, upper, acrostic, length,\n"
            "                        hengpi or id; COL a header name or a 0-based column number,\n"
            "                        e.g. --map \"upper=上句;length=2\"\n"
-           "  --length N            characters per line when a row has no 字数 (default 7; 0 free)\n"
-           "  --count N             candidates per row; the best by model score is kept (default 1)\n"
-           "  --seed N              reproducible output: row r uses seed N + r (default random)\n"
-           "  --temperature T --top-k K --top-p P --greedy --tone --free-hengpi\n"
-           "  --keywords-must-appear --mixed-zodiac\n"
-           "                        sampling and constraints, as in 'couplet generate'\n"
-           "  --batch N             sequences decoded together (default 32)\n"
+        << decodingOptionsHelp({"characters per line when a row has no 字数 (default 7; 0 free)",
+                                "candidates per row; the best is kept (default 1)",
+                                "reproducible output: row r uses seed N + r (default random)"},
+                               24)
+        << "  --batch N             sequences decoded together (default 32)\n"
            "  --journal PATH        job journal (default $XDG_DATA_HOME/couplet-studio/jobs.sqlite)\n"
            "  --quiet               no progress output\n"
            "\n"
@@ -131,20 +130,7 @@ void takeOutputOptions(Args& args, BatchSettings& s)
 void takeGenerationOptions(Args& args, BatchSettings& s)
 {
     GenerationSpec& spec = s.job.defaults;
-    spec.length = args.integer("length", 7);
-    spec.candidates = args.integer("count", 1);
-    const int seed = args.integer("seed", 0);
-    if (seed < 0) throw UsageError("--seed must not be negative");
-    spec.sampling.seed = static_cast<std::uint64_t>(seed);
-    spec.sampling.temperature = static_cast<float>(args.number("temperature", spec.sampling.temperature));
-    spec.sampling.topK = args.integer("top-k", spec.sampling.topK);
-    spec.sampling.topP = static_cast<float>(args.number("top-p", spec.sampling.topP));
-    spec.sampling.greedy = args.flag("greedy");
-    spec.tonePattern = args.flag("tone");
-    spec.freeHengpi = args.flag("free-hengpi");
-    spec.keywordsMustAppear = args.flag("keywords-must-appear");
-    spec.mixedZodiac = args.flag("mixed-zodiac");
-    if (spec.candidates < 1) throw UsageError("--count must be at least 1");
+    takeDecodingOptions(args, spec);
     s.batch = args.integer("batch", 32);
     if (s.batch < 1) throw UsageError("--batch must be at least 1");
     // About two batches of sequences queued keeps the decoder busy while

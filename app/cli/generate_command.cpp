@@ -1,4 +1,5 @@
 #include "commands.h"
+#include "generation_options.h"
 #include "model_options.h"
 
 #include "generate.h"
@@ -18,21 +19,11 @@ void printHelp()
                  "  --keywords K       theme words, separated by spaces or commas\n"
                  "  --upper LINE       a given 上联: the model writes 下联 and 横批\n"
                  "  --acrostic AB      藏头: 上联 starts with A, 下联 with B\n"
-                 "  --length N         characters per line: 5, 7, 9 ... or 0 for free (default 7)\n"
                  "  --hengpi TEXT      a fixed four-character 横批\n"
-                 "  --free-hengpi      let the model write any 横批 instead of choosing from its phrase list\n"
-                 "  --tone             上联 ends on 仄, 下联 on 平\n"
-                 "  --keywords-must-appear  every keyword appears in the 上联 (constrained decoding)\n"
-                 "  --mixed-zodiac     let more than one year animal appear (辞旧迎新); by default a couplet\n"
-                 "                     names one: the prompt's, else the first its 上联 names\n"
-                 "  --count N          candidates, best first (default 1)\n"
-                 "  --no-rerank        sample only N candidates and rank them by the model alone (streams one)\n"
-                 "  --align-weight W   对仗 fusion weight (default: the model's align.tsv; 0 = off)\n"
-                 "  --length-bias B    weight of the line-end bias for fixed lengths (0 = off)\n"
-                 "  --keyword-bonus K  logits favouring keywords the 上联 lacks (0 = off)\n"
-                 "  --seed N           reproducible output (default random)\n"
-                 "  --temperature T --top-k K --top-p P --repetition-penalty R --greedy\n"
-                 "  --json             one JSON object with all candidates\n"
+              << decodingOptionsHelp({"characters per line: 5, 7, 9 ... or 0 for free (default 7)",
+                                      "candidates, best first (default 1)", "reproducible output (default random)"},
+                                     21)
+              << "  --json             one JSON object with all candidates\n"
               << modelOptionsHelp();
 }
 
@@ -47,23 +38,8 @@ GenerationSpec specFrom(Args& args)
                                                              : PromptMode::Keywords;
     if (spec.mode == PromptMode::Keywords && spec.keywords.empty() && !args.has("upper"))
         throw UsageError("give --keywords, --upper or --acrostic");
-    spec.length = args.integer("length", 7);
     spec.hengpi = args.value("hengpi");
-    spec.freeHengpi = args.flag("free-hengpi");
-    spec.tonePattern = args.flag("tone");
-    spec.keywordsMustAppear = args.flag("keywords-must-appear");
-    spec.mixedZodiac = args.flag("mixed-zodiac");
-    spec.rerank = !args.flag("no-rerank");
-    spec.alignWeight = static_cast<float>(args.number("align-weight", spec.alignWeight));
-    spec.lengthBias = static_cast<float>(args.number("length-bias", spec.lengthBias));
-    spec.keywordBonus = static_cast<float>(args.number("keyword-bonus", spec.keywordBonus));
-    spec.candidates = args.integer("count", 1);
-    spec.sampling.seed = static_cast<std::uint64_t>(args.integer("seed", 0));
-    spec.sampling.temperature = static_cast<float>(args.number("temperature", spec.sampling.temperature));
-    spec.sampling.topK = args.integer("top-k", spec.sampling.topK);
-    spec.sampling.topP = static_cast<float>(args.number("top-p", spec.sampling.topP));
-    spec.sampling.repetitionPenalty = static_cast<float>(args.number("repetition-penalty", spec.sampling.repetitionPenalty));
-    spec.sampling.greedy = args.flag("greedy");
+    takeDecodingOptions(args, spec);
     return spec;
 }
 

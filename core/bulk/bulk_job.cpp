@@ -99,13 +99,17 @@ void BulkJob::openJob()
 std::string BulkJob::describeOptions() const
 {
     const OutputOptions& o = m_options.outputOptions;
-    const SamplingSettings& s = m_options.defaults.sampling;
+    const GenerationSpec& d = m_options.defaults;
+    const SamplingSettings& s = d.sampling;
     return std::string("format=") + (o.format == OutputFormat::Csv ? "csv" : "jsonl")
         + ";language=" + (o.language == HeaderLanguage::Chinese ? "zh" : "en")
         + ";bom=" + std::to_string(o.bom) + ";neutralize=" + std::to_string(o.neutralize)
         + ";length=" + std::to_string(m_options.defaults.length) + ";seed=" + std::to_string(s.seed)
         + ";temperature=" + std::to_string(s.temperature) + ";topK=" + std::to_string(s.topK)
-        + ";topP=" + std::to_string(s.topP) + ";greedy=" + std::to_string(s.greedy);
+        + ";topP=" + std::to_string(s.topP) + ";greedy=" + std::to_string(s.greedy)
+        + ";repetitionPenalty=" + std::to_string(s.repetitionPenalty) + ";count=" + std::to_string(d.candidates)
+        + ";rerank=" + std::to_string(d.rerank) + ";alignWeight=" + std::to_string(d.alignWeight)
+        + ";lengthBias=" + std::to_string(d.lengthBias) + ";keywordBonus=" + std::to_string(d.keywordBonus);
 }
 
 bool BulkJob::step()

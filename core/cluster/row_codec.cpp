@@ -57,7 +57,8 @@ std::string specToJson(const GenerationSpec& spec)
                  {"keywords_must_appear", spec.keywordsMustAppear}, {"mixed_zodiac", spec.mixedZodiac},
                  {"candidates", spec.candidates}, {"temperature", s.temperature}, {"top_k", s.topK},
                  {"top_p", s.topP}, {"repetition_penalty", s.repetitionPenalty}, {"seed", s.seed},
-                 {"greedy", s.greedy}};
+                 {"greedy", s.greedy}, {"rerank", spec.rerank}, {"align_weight", spec.alignWeight},
+                 {"length_bias", spec.lengthBias}, {"keyword_bonus", spec.keywordBonus}};
     return j.dump();
 }
 
@@ -85,6 +86,11 @@ GenerationSpec specFromJson(const std::string& text)
         s.repetitionPenalty = j.at("repetition_penalty").get<float>();
         s.seed = j.at("seed").get<std::uint64_t>();
         s.greedy = j.at("greedy").get<bool>();
+        // Absent from rows queued before these options went to workers: the defaults.
+        spec.rerank = j.value("rerank", spec.rerank);
+        spec.alignWeight = j.value("align_weight", spec.alignWeight);
+        spec.lengthBias = j.value("length_bias", spec.lengthBias);
+        spec.keywordBonus = j.value("keyword_bonus", spec.keywordBonus);
         return spec;
     } catch (const json::exception& e) {
         throw std::invalid_argument(std::string("row spec is not valid: ") + e.what());

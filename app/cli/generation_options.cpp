@@ -1,0 +1,69 @@
+#include "generation_options.h"
+
+#include <sstream>
+
+namespace couplet::cli {
+namespace {
+
+std::string trimmed(float x)
+{
+    std::ostringstream out;
+    out << x;
+    return out.str();
+}
+
+} // namespace
+
+void takeDecodingOptions(Args& args, GenerationSpec& spec)
+{
+    spec.length = args.integer("length", 7);
+    spec.candidates = args.integer("count", 1);
+    if (spec.candidates < 1) throw UsageError("--count must be at least 1");
+    const int seed = args.integer("seed", 0);
+    if (seed < 0) throw UsageError("--seed must not be negative");
+    spec.sampling.seed = static_cast<std::uint64_t>(seed);
+    SamplingSettings& s = spec.sampling;
+    s.temperature = static_cast<float>(args.number("temperature", s.temperature));
+    s.topK = args.integer("top-k", s.topK);
+    s.topP = static_cast<float>(args.number("top-p", s.topP));
+    s.repetitionPenalty = static_cast<float>(args.number("repetition-penalty", s.repetitionPenalty));
+    s.greedy = args.flag("greedy");
+    spec.tonePattern = args.flag("tone");
+    spec.freeHengpi = args.flag("free-hengpi");
+    spec.keywordsMustAppear = args.flag("keywords-must-appear");
+    spec.mixedZodiac = args.flag("mixed-zodiac");
+    spec.rerank = !args.flag("no-rerank");
+    spec.alignWeight = static_cast<float>(args.number("align-weight", spec.alignWeight));
+    spec.lengthBias = static_cast<float>(args.number("length-bias", spec.lengthBias));
+    spec.keywordBonus = static_cast<float>(args.number("keyword-bonus", spec.keywordBonus));
+}
+
+std::string decodingOptionsHelp(const DecodingHelp& meaning, std::size_t width)
+{
+    const std::pair<const char*, std::string> lines[] = {
+        {"--length N", meaning.length},
+        {"--count N", meaning.count},
+        {"--seed N", meaning.seed},
+        {"--tone", "上联 ends on 仄, 下联 on 平"},
+        {"--free-hengpi", "any 横批 the model writes, not only one from its phrase list"},
+        {"--keywords-must-appear", "every keyword appears in the 上联 (constrained decoding)"},
+        {"--mixed-zodiac", "more than one year animal may appear (辞旧迎新); by default a couplet names one"},
+        {"--no-rerank", "sample only the candidates asked for and rank them by the model alone"},
+        {"--align-weight W", "对仗 fusion weight (default: the model's align.tsv; 0 = off)"},
+        {"--length-bias B", "weight of the line-end bias for fixed lengths (0 = off)"},
+        {"--keyword-bonus K", "logits favouring keywords the 上联 lacks (0 = off)"},
+        {"--temperature T", "sampling temperature (default " + trimmed(SamplingSettings{}.temperature) + ")"},
+        {"--top-k K --top-p P", "sample among the K best (default " + std::to_string(SamplingSettings{}.topK) + "), within probability mass P (default " + trimmed(SamplingSettings{}.topP) + ")"},
+        {"--repetition-penalty R", "damp characters the line already has, 1 to 3 (default " + trimmed(SamplingSettings{}.repetitionPenalty) + ")"},
+        {"--greedy", "always the most likely character (no sampling)"},
+    };
+    std::string out;
+    for (const auto& [flag, text] : lines) {
+        std::string line = std::string("  ") + flag;
+        line += line.size() + 1 < width ? std::string(width - line.size(), ' ') : std::string("\n") + std::string(width, ' ');
+        out += line + text + "\n";
+    }
+    return out;
+}
+
+} // namespace couplet::cli
