@@ -10,6 +10,33 @@
 
 namespace couplet {
 
+namespace {
+
+// Whether the line's last character stood earlier with another after it.
+bool lastCharacterRecurs(const std::vector<int>& line)
+{
+    return line.size() >= 2 && std::find(line.begin(), line.end() - 1, line.back()) != line.end() - 1;
+}
+
+// No pair of characters twice in the 上联 (家和 ... 家和), which reads as a
+// slip: after a character that stood earlier, the one that followed it then
+// may not follow now. 叠字 (年年) is one pair, and a third 年 is not offered.
+// Keeps `allowed` when it would empty it. (The 下联 repeats a character only
+// where the 上联 does, so it repeats a pair only as the 上联's mirror.)
+void dropRepeatedPairs(const std::vector<int>& line, std::vector<int>& allowed)
+{
+    if (!lastCharacterRecurs(line)) return;
+    const auto followed = [&](int t) {
+        for (std::size_t p = 0; p + 1 < line.size(); ++p)
+            if (line[p] == line.back() && line[p + 1] == t) return true;
+        return false;
+    };
+    if (std::all_of(allowed.begin(), allowed.end(), followed)) return;
+    std::erase_if(allowed, followed);
+}
+
+} // namespace
+
 void PhraseTrie::insert(const std::vector<int>& phrase, int animal)
 {
     // A phrase without an animal suits every year (bits 0-12), one with
@@ -247,13 +274,14 @@ void CoupletConstraints::allowUpper()
         || (i > 0 && m_classes.oblique[m_upper.back()]
             && std::count(m_upper.begin(), m_upper.end(), m_upper.back()) == 1);
     const bool mayEnd = n == 0 && i > 0 && !prevIsMark && endsWell && m_keywords.satisfiedBy(m_upper);
-    if (!toneAtEnd && !mayEnd && !endsInOmenWordStart(m_upper)) {
+    if (!toneAtEnd && !mayEnd && !endsInOmenWordStart(m_upper) && !lastCharacterRecurs(m_upper)) {
         m_view = &pool; // most steps: the pool as it is
         m_viewMask = &upperPoolMask(marks);
         return;
     }
     m_allowed.assign(pool.begin(), pool.end());
     dropOmenWords(m_upper);
+    dropRepeatedPairs(m_upper, m_allowed);
     if (toneAtEnd) {
         // A repeated last character would force the 下联 to mirror it, and
         // then its tone could not be chosen.

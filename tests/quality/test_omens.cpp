@@ -144,6 +144,22 @@ COUPLET_TEST(theAllowedMaskHoldsTheAllowedTokens)
     CHECK(masked >= 4);
 }
 
+// No pair of characters twice in the 上联: after 福新喜福 it may not write 新
+// again (福新 ... 福新); a single repeat (福 ... 福) and 叠字 (喜喜) stay, a
+// third 喜 does not.
+COUPLET_TEST(aPairOfCharactersIsNotWrittenTwiceInALine)
+{
+    const Rig r;
+    CoupletConstraints c(r.classes, r.trie, ConstraintSpec{.length = 9});
+    r.write(c, U"福新喜福");
+    CHECK(!allows(c.allowed(), r.id(U'新')));
+    CHECK(allows(c.allowed(), r.id(U'安')) && allows(c.allowed(), r.id(U'喜')));
+    r.write(c, U"安喜喜");
+    CHECK(!allows(c.allowed(), r.id(U'喜'))); // 喜喜喜
+    CHECK(!allows(c.allowed(), r.id(U'福'))); // 喜福 again
+    CHECK(allows(c.allowed(), r.id(U'年')));
+}
+
 // 龙年 is answered with 春日 or 盛世, not with 凤岁 (a phoenix year) nor 凤日.
 COUPLET_TEST(aNamedYearIsAnsweredWithAYearWord)
 {
