@@ -39,6 +39,17 @@ struct Rig {
     }
 };
 
+// A couplet whose user asked for a keyword of mourning (死) and a 下联
+// starting with 春: what changes the 上联's pool.
+ConstraintSpec ownCharacters(const Rig& r, int length)
+{
+    ConstraintSpec own;
+    own.length = length;
+    own.requiredKeywords = {r.vocab.encode("死")};
+    own.acrosticLower = r.id(U'春');
+    return own;
+}
+
 // Whether `text` holds a character or a word of omens.h.
 bool ominous(const std::u32string& text)
 {
@@ -98,11 +109,7 @@ COUPLET_TEST(theUsersOwnWordsStay)
 COUPLET_TEST(theUsersOwnCharactersChangeTheUpperPoolOfTheirCoupletOnly)
 {
     const Rig r;
-    ConstraintSpec own;
-    own.length = 5;
-    own.requiredKeywords = {r.vocab.encode("死")};
-    own.acrosticLower = r.id(U'春');
-    CoupletConstraints c(r.classes, r.trie, own);
+    CoupletConstraints c(r.classes, r.trie, ownCharacters(r, 5));
     CHECK(allows(c.allowed(), r.id(U'死')));  // room is left: not forced, yet allowed
     CHECK(allows(c.allowed(), r.id(U'福')));
     CHECK(!allows(c.allowed(), r.id(U'春'))); // the 下联 starts with it
@@ -120,12 +127,8 @@ COUPLET_TEST(theUsersOwnCharactersChangeTheUpperPoolOfTheirCoupletOnly)
 COUPLET_TEST(theAllowedMaskHoldsTheAllowedTokens)
 {
     const Rig r;
-    ConstraintSpec own;
-    own.length = 4;
-    own.requiredKeywords = {r.vocab.encode("死")};
-    own.acrosticLower = r.id(U'春');
     int masked = 0;
-    for (const ConstraintSpec& spec : {ConstraintSpec{.length = 4}, own}) {
+    for (const ConstraintSpec& spec : {ConstraintSpec{.length = 4}, ownCharacters(r, 4)}) {
         CoupletConstraints c(r.classes, r.trie, spec);
         for (char32_t ch : std::u32string_view(U"福新喜死\x01春安年心\x02")) {
             const auto& allowed = c.allowed();
