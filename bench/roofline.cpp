@@ -163,9 +163,10 @@ void Roofline::rateDecoding(RooflinePoint& r, const CoupletModel& model, const B
     const double promptFlops = static_cast<double>(point.prefillTokens) * flopsPerPromptToken(config, point.prefillMeanContext)
         + static_cast<double>(point.prefillItems) * 2.0 * config.dim * config.vocabSize;
     r.promptTokensPerStep = point.steps > 0 ? static_cast<double>(point.prefillTokens) / point.steps : 0;
-    r.workGflops = point.seconds > 0 ? (r.flopsPerToken * tokens + promptFlops) / point.seconds / 1e9 : 0;
+    const double workFlops = r.flopsPerToken * tokens + promptFlops;
+    r.workGflops = point.seconds > 0 ? workFlops / point.seconds / 1e9 : 0;
     r.workFractionOfPeak = r.peakGflops > 0 ? r.workGflops / r.peakGflops : 0;
-    r.workCpuGflops = point.cpuSeconds > 0 ? (r.flopsPerToken * tokens + promptFlops) / point.cpuSeconds / 1e9 : 0;
+    r.workCpuGflops = point.cpuSeconds > 0 ? workFlops / point.cpuSeconds / 1e9 : 0;
     r.workCpuFractionOfPeak = r.peakCpuGflops > 0 ? r.workCpuGflops / r.peakCpuGflops : 0;
 }
 

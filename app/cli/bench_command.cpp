@@ -128,8 +128,7 @@ void runRoofline(const CoupletModel& model, const BenchOptions& o, bench::BenchR
     // are largest, and the batch the roofline target is set for.
     const auto largest = std::max_element(report.sweep.begin(), report.sweep.end(),
                                           [](const auto& a, const auto& b) { return a.batchSize < b.batchSize; });
-    const int rows = largest != report.sweep.end() ? largest->batchSize : 64;
-    report.roofline = bench::Roofline::measure(model, rows, o.squareSide, o.matmulSeconds);
+    report.roofline = bench::Roofline::measure(model, rooflineRows(o), o.squareSide, o.matmulSeconds);
     if (before.peakGflops > report.roofline.peakGflops) report.roofline = before;
     if (largest != report.sweep.end()) bench::Roofline::rateDecoding(report.roofline, model, *largest);
 }

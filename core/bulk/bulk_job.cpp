@@ -104,7 +104,7 @@ std::string BulkJob::describeOptions() const
     return std::string("format=") + (o.format == OutputFormat::Csv ? "csv" : "jsonl")
         + ";language=" + (o.language == HeaderLanguage::Chinese ? "zh" : "en")
         + ";bom=" + std::to_string(o.bom) + ";neutralize=" + std::to_string(o.neutralize)
-        + ";length=" + std::to_string(m_options.defaults.length) + ";seed=" + std::to_string(s.seed)
+        + ";length=" + std::to_string(d.length) + ";seed=" + std::to_string(s.seed)
         + ";temperature=" + std::to_string(s.temperature) + ";topK=" + std::to_string(s.topK)
         + ";topP=" + std::to_string(s.topP) + ";greedy=" + std::to_string(s.greedy)
         + ";repetitionPenalty=" + std::to_string(s.repetitionPenalty) + ";count=" + std::to_string(d.candidates)

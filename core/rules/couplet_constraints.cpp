@@ -99,23 +99,15 @@ TokenClasses::TokenClasses(const Vocab& vocab, const ToneTable& tones)
             if (!omen[t] && (animal < 0 || zodiac[t] < 0 || zodiac[t] == animal)) plain.push_back(t);
         std::vector<int> marks = plain;
         marks.insert(marks.end(), punctuation.begin(), punctuation.end());
-        m_upperPoolMasks.emplace_back(level.size(), plain);
-        m_upperPoolMasks.emplace_back(level.size(), marks);
-        m_upperPools.push_back(std::move(plain));
-        m_upperPools.push_back(std::move(marks));
+        m_upperPools.emplace_back(level.size(), std::move(plain));
+        m_upperPools.emplace_back(level.size(), std::move(marks));
     }
 }
 
-const std::vector<int>& TokenClasses::upperPool(int animal, bool marks) const
+const TokenPool& TokenClasses::upperPool(int animal, bool marks) const
 {
     if (animal < -1 || animal >= kManyZodiac) throw std::out_of_range("no year animal " + std::to_string(animal));
     return m_upperPools[static_cast<std::size_t>((animal + 1) * 2 + (marks ? 1 : 0))];
-}
-
-const TokenMask& TokenClasses::upperPoolMask(int animal, bool marks) const
-{
-    upperPool(animal, marks); // checks the animal
-    return m_upperPoolMasks[static_cast<std::size_t>((animal + 1) * 2 + (marks ? 1 : 0))];
 }
 
 CoupletConstraints::CoupletConstraints(const TokenClasses& classes, const PhraseTrie& trie, ConstraintSpec spec)
@@ -215,36 +207,27 @@ void CoupletConstraints::dropOmenWords(const std::vector<int>& line)
         if (!std::binary_search(m_ownTokens.begin(), m_ownTokens.end(), it->second)) std::erase(m_allowed, it->second);
 }
 
-const std::vector<int>& CoupletConstraints::upperPool(bool marks)
+const TokenPool& CoupletConstraints::upperPool(bool marks)
 {
     const int animal = m_spec.mixedZodiac ? -1 : m_animal;
     if (!m_ownUpperPool) return m_classes.upperPool(animal, marks);
     if (m_ownUpperPoolAnimal != animal) {
         // The model's pool, without the 下联's 藏头 character (the 下联 could
         // not start with it) and with the user's own characters of mourning.
-        auto& plain = m_ownUpperPoolPlain;
-        plain = m_classes.upperPool(animal, false);
+        std::vector<int> plain = m_classes.upperPool(animal, false).ids;
         std::erase(plain, m_spec.acrosticLower);
         for (int t : m_ownTokens)
             if (m_classes.omen[static_cast<std::size_t>(t)] && t != m_spec.acrosticLower
                 && std::binary_search(m_classes.han.begin(), m_classes.han.end(), t)
-                && (animal < 0 || m_classes.zodiac[static_cast<std::size_t>(t)] < 0 || m_classes.zodiac[static_cast<std::size_t>(t)] == animal)
-                && !std::binary_search(plain.begin(), plain.end(), t))
+                && (animal < 0 || !isOtherAnimal(t)) && !std::binary_search(plain.begin(), plain.end(), t))
                 plain.insert(std::lower_bound(plain.begin(), plain.end(), t), t);
-        m_ownUpperPoolMarks = plain;
-        m_ownUpperPoolMarks.insert(m_ownUpperPoolMarks.end(), m_classes.punctuation.begin(), m_classes.punctuation.end());
-        m_ownUpperMaskPlain = TokenMask(m_classes.level.size(), m_ownUpperPoolPlain);
-        m_ownUpperMaskMarks = TokenMask(m_classes.level.size(), m_ownUpperPoolMarks);
+        std::vector<int> withMarks = plain;
+        withMarks.insert(withMarks.end(), m_classes.punctuation.begin(), m_classes.punctuation.end());
+        m_ownUpperPoolPlain = TokenPool(m_classes.level.size(), std::move(plain));
+        m_ownUpperPoolMarks = TokenPool(m_classes.level.size(), std::move(withMarks));
         m_ownUpperPoolAnimal = animal;
     }
     return marks ? m_ownUpperPoolMarks : m_ownUpperPoolPlain;
-}
-
-// After upperPool(marks), for the same step.
-const TokenMask& CoupletConstraints::upperPoolMask(bool marks) const
-{
-    if (!m_ownUpperPool) return m_classes.upperPoolMask(m_spec.mixedZodiac ? -1 : m_animal, marks);
-    return marks ? m_ownUpperMaskMarks : m_ownUpperMaskPlain;
 }
 
 bool CoupletConstraints::endsInOmenWordStart(const std::vector<int>& line) const
@@ -268,18 +251,18 @@ void CoupletConstraints::allowUpper()
     // Until the 上联 names an animal any may come; then only that one. No
     // words of mourning. Punctuation may follow a character, except last.
     const bool marks = i > 0 && !prevIsMark && !lastPosition;
-    const std::vector<int>& pool = upperPool(marks);
+    const TokenPool& pool = upperPool(marks);
     const bool toneAtEnd = m_spec.tonePattern && lastPosition;
     const bool endsWell = !m_spec.tonePattern
         || (i > 0 && m_classes.oblique[m_upper.back()]
             && std::count(m_upper.begin(), m_upper.end(), m_upper.back()) == 1);
     const bool mayEnd = n == 0 && i > 0 && !prevIsMark && endsWell && m_keywords.satisfiedBy(m_upper);
     if (!toneAtEnd && !mayEnd && !endsInOmenWordStart(m_upper) && !lastCharacterRecurs(m_upper)) {
-        m_view = &pool; // most steps: the pool as it is
-        m_viewMask = &upperPoolMask(marks);
+        m_view = &pool.ids; // most steps: the pool as it is
+        m_viewMask = &pool.mask;
         return;
     }
-    m_allowed.assign(pool.begin(), pool.end());
+    m_allowed.assign(pool.ids.begin(), pool.ids.end());
     dropOmenWords(m_upper);
     dropRepeatedPairs(m_upper, m_allowed);
     if (toneAtEnd) {
@@ -306,34 +289,29 @@ void CoupletConstraints::allowLower()
     // rebuilding it from 7,000 characters every step cost more than the rest
     // of the constraints together.
     if (!m_lowerPoolReady) {
-        m_lowerPool.reserve(m_classes.han.size());
+        std::vector<int> pool;
+        pool.reserve(m_classes.han.size());
         for (int t : m_upper) m_banned[t] = 1;
         // The 下联 names no other year animal than the couplet's (none if
         // it has none): 龙年 is not answered with 蛇岁.
         for (int t : m_classes.han)
-            if (!m_banned[t] && !isOtherAnimal(t) && !isOmen(t)) m_lowerPool.push_back(t);
+            if (!m_banned[t] && !isOtherAnimal(t) && !isOmen(t)) pool.push_back(t);
         for (int t : m_upper) m_banned[t] = 0;
-        m_lowerPoolMask = TokenMask(m_classes.level.size(), m_lowerPool);
+        m_lowerPool = TokenPool(m_classes.level.size(), std::move(pool));
         m_lowerPoolReady = true;
     }
-    for (; m_lowerPoolUsed < m_lower.size(); ++m_lowerPoolUsed) {
-        const auto it = std::lower_bound(m_lowerPool.begin(), m_lowerPool.end(), m_lower[m_lowerPoolUsed]);
-        if (it != m_lowerPool.end() && *it == m_lower[m_lowerPoolUsed]) {
-            m_lowerPool.erase(it);
-            m_lowerPoolMask.clear(m_lower[m_lowerPoolUsed]);
-        }
-    }
+    for (; m_lowerPoolUsed < m_lower.size(); ++m_lowerPoolUsed) m_lowerPool.erase(m_lower[m_lowerPoolUsed]);
     // The 上联 names its year here (龙年): the 下联 answers with 春, 福, ...
     // (omens.h), not with 凤.
     const bool namedYear = j + 1 < m_upper.size() && m_classes.zodiac[static_cast<std::size_t>(mirror)] >= 0
         && m_classes.yearWord[static_cast<std::size_t>(m_upper[j + 1])];
     const bool toneAtEnd = m_spec.tonePattern && j + 1 == m_upper.size();
-    if (!namedYear && !toneAtEnd && !endsInOmenWordStart(m_lower) && !m_lowerPool.empty()) {
-        m_view = &m_lowerPool; // most steps: the pool as it is
-        m_viewMask = &m_lowerPoolMask;
+    if (!namedYear && !toneAtEnd && !endsInOmenWordStart(m_lower) && !m_lowerPool.ids.empty()) {
+        m_view = &m_lowerPool.ids; // most steps: the pool as it is
+        m_viewMask = &m_lowerPool.mask;
         return;
     }
-    m_allowed.assign(m_lowerPool.begin(), m_lowerPool.end());
+    m_allowed.assign(m_lowerPool.ids.begin(), m_lowerPool.ids.end());
     dropOmenWords(m_lower); // the pool holds no character of mourning
     if (namedYear) preferFlagged(m_classes.yearMirror);
     if (toneAtEnd) preferFlagged(m_classes.level);

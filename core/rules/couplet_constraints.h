@@ -47,13 +47,10 @@ struct TokenClasses {
     // of mourning and minus the other animals, with the punctuation after
     // them when `marks`. Made once per model, in Han order, so that a step
     // neither rebuilds nor copies 7,000 tokens.
-    const std::vector<int>& upperPool(int animal, bool marks) const;
-    // The same set as a mask.
-    const TokenMask& upperPoolMask(int animal, bool marks) const;
+    const TokenPool& upperPool(int animal, bool marks) const;
 
 private:
-    std::vector<std::vector<int>> m_upperPools; // [(animal + 1) * 2 + marks]
-    std::vector<TokenMask> m_upperPoolMasks;
+    std::vector<TokenPool> m_upperPools; // [(animal + 1) * 2 + marks]
 };
 
 struct ConstraintSpec {
@@ -132,8 +129,7 @@ private:
     // The 上联's pool for this couplet: the model's (TokenClasses::upperPool),
     // or, when the user's own tokens change it (a 下联 藏头, a keyword of
     // mourning), one of its own.
-    const std::vector<int>& upperPool(bool marks);
-    const TokenMask& upperPoolMask(bool marks) const;
+    const TokenPool& upperPool(bool marks);
 
     const TokenClasses& m_classes;
     const PhraseTrie& m_trie;
@@ -151,12 +147,10 @@ private:
     const TokenMask* m_viewMask = nullptr;
     bool m_ownUpperPool = false;        // the user's tokens change the 上联's pool
     int m_ownUpperPoolAnimal = -2;      // the animal it was made for; -2 = not made
-    std::vector<int> m_ownUpperPoolPlain, m_ownUpperPoolMarks;
-    TokenMask m_ownUpperMaskPlain, m_ownUpperMaskMarks;
+    TokenPool m_ownUpperPoolPlain, m_ownUpperPoolMarks;
     std::vector<char> m_banned; // [vocab] scratch
     std::vector<int> m_ownTokens;       // the user's keyword and 藏头 tokens, sorted: never dropped as omens
-    std::vector<int> m_lowerPool;       // Han minus the 上联 and the 下联 so far
-    TokenMask m_lowerPoolMask;          // the same set
+    TokenPool m_lowerPool;              // Han minus the 上联 and the 下联 so far
     std::size_t m_lowerPoolUsed = 0;    // 下联 characters taken out of it
     bool m_lowerPoolReady = false;
 };

@@ -18,6 +18,12 @@ using Scored = std::pair<float, int>; // (score, token)
 // Penalised tokens the top-k heap has room for without growing: a line's characters.
 constexpr std::size_t kPenalisedRoom = 48;
 
+// A score under the repetition penalty: a positive one divided by it, a negative one multiplied.
+inline float damped(float x, float penalty)
+{
+    return x > 0 ? x / penalty : x * penalty;
+}
+
 // A token's score before the repetition penalty: its logit plus its bias,
 // read where needed instead of copying the vocabulary's row.
 struct Scores {
@@ -259,10 +265,7 @@ int Sampler::choose(std::span<const float> logits, const std::vector<int>& allow
             for (std::size_t i = 0; i < logits.size(); ++i) m_scores[i] = scores.at(static_cast<int>(i));
             scores = {m_scores.data(), nullptr};
         }
-        for (int id : penalised) {
-            float& x = m_scores[static_cast<std::size_t>(id)];
-            x = x > 0 ? x / penalty : x * penalty;
-        }
+        for (int id : penalised) m_scores[static_cast<std::size_t>(id)] = damped(m_scores[static_cast<std::size_t>(id)], penalty);
     }
     const bool damping = penalising && penalty > 1.0f;
     const bool sample = !m_settings.greedy && allowed.size() > 1;
@@ -281,7 +284,7 @@ int Sampler::choose(std::span<const float> logits, const std::vector<int>& allow
     if (damping) {
         for (auto& [x, id] : m_work)
             for (int p : penalised)
-                if (p == id) x = x > 0 ? x / penalty : x * penalty;
+                if (p == id) x = damped(x, penalty);
         if (k > 0 && m_work.size() > k) {
             std::nth_element(m_work.begin(), m_work.begin() + static_cast<std::ptrdiff_t>(k - 1), m_work.end(), std::greater<>());
             m_work.resize(k);

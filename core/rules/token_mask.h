@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace couplet {
@@ -26,6 +27,20 @@ public:
 private:
     std::size_t m_vocab = 0;
     std::vector<std::uint16_t> m_words;
+};
+
+// A set of tokens as a list (in the order it was made) and as a mask.
+struct TokenPool {
+    std::vector<int> ids;
+    TokenMask mask;
+    TokenPool() = default;
+    TokenPool(std::size_t vocab, std::vector<int> tokens) : ids(std::move(tokens)), mask(vocab, ids) {}
+    // Takes `id` out of both.
+    void erase(int id)
+    {
+        std::erase(ids, id);
+        mask.clear(id);
+    }
 };
 
 } // namespace couplet
