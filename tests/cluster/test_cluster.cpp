@@ -133,12 +133,20 @@ COUPLET_TEST(producerKilledAndResumedEveryRowOnce)
 COUPLET_TEST(redisKilledAndRestartedWithAofLosesNothing)
 {
     ClusterRig rig("kill-redis");
-    constexpr int kRows = 120;
+    constexpr int kRows = 400;
     TwoWorkerJob run = startTwoWorkerJob(rig, kRows);
     ChildProcess& w1 = *run.w1;
     ChildProcess& w2 = *run.w2;
     ChildProcess& producer = *run.producer;
+    // The workers are frozen while Redis goes down, so that the job cannot
+    // finish first (with 120 rows it sometimes did, between the 20th row and
+    // the kill, and the producer then exited without seeing the outage).
+    w1.freeze();
+    w2.freeze();
+    if (rig.rowsOnDisk() >= kRows) throw std::runtime_error("the job ended before Redis could be killed");
     rig.redis().kill();
+    w1.signal(SIGCONT);
+    w2.signal(SIGCONT);
     waitFor("every process to notice the outage", 60s, [&] {
         return countOf(w1.logText(), "redis unavailable") == 1 && countOf(w2.logText(), "redis unavailable") == 1
             && countOf(producer.logText(), "redis unavailable") == 1;
