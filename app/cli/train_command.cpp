@@ -52,6 +52,9 @@ int runTrain(Args& args)
         std::cout << "couplet train --data DIR --out DIR [--resume | --init-from MODEL_DIR] [--steps N] [--batch N] [--lr X]\n"
                      "              [--dim N] [--layers N] [--heads N] [--threads N] [--minutes M]\n"
                      "              [--device cpu|cuda] [--seed N] [--warmup N] [--min-lr X] [--bf16 | --fp32]\n"
+                     "              [--grow-layers N]\n"
+                     "  --grow-layers N  with --init-from: deepen to N layers, each new one a copy of the layer below\n"
+                     "                   with its output projections zeroed (the same function at step 0)\n"
                      "  --bf16  the forward pass's products in bf16 (autocast; the default on CPUs with avx512_bf16)\n"
                      "  --fp32  every product in fp32\n"
                      "couplet train --out DIR --export TO [--fp32]   copy a trained model for shipping (fp16)\n"
@@ -66,6 +69,8 @@ int runTrain(Args& args)
     o.resume = args.flag("resume");
     o.initFrom = args.value("init-from");
     if (o.resume && !o.initFrom.empty()) throw UsageError("--resume and --init-from exclude each other");
+    o.growLayers = args.integer("grow-layers", 0);
+    if (o.growLayers != 0 && o.initFrom.empty()) throw UsageError("--grow-layers needs --init-from");
     o.steps = args.integer("steps", o.steps);
     o.batchSize = args.integer("batch", o.batchSize);
     o.learningRate = args.number("lr", o.learningRate);

@@ -20,6 +20,7 @@
 #include <cmath>
 #include <deque>
 #include <fstream>
+#include <map>
 #include <iomanip>
 #include <ostream>
 #include <thread>
@@ -163,6 +164,13 @@ Session prepareFolder(const TrainOptions& o, TrainingData& data, Vocab& vocab, M
         // Fine-tuning keeps the shipped vocabulary and shape, so its weights fit as they are.
         vocab = Vocab::load(o.initFrom / "vocab.txt");
         config = ModelConfig::load(o.initFrom / "config.json");
+        if (o.growLayers > 0) {
+            if (o.growLayers <= config.layers)
+                throw std::invalid_argument("--grow-layers " + std::to_string(o.growLayers) + " must exceed the "
+                                            + std::to_string(config.layers) + " layers of " + o.initFrom.string());
+            log << "growing " << config.layers << " layers to " << o.growLayers << '\n';
+            config.layers = o.growLayers;
+        }
         vocab.save(o.outDir / "vocab.txt");
         config.save(o.outDir / "config.json");
         log << "starting from the weights of " << o.initFrom.string() << '\n';
@@ -241,7 +249,59 @@ torch::Tensor batchLoss(LmImpl& model, const torch::Tensor& tokens, const torch:
                                                 torch::nn::functional::CrossEntropyFuncOptions().ignore_index(kIgnore));
 }
 
+
 } // namespace
+
+namespace {
+
+// Which of `from` layers new layer j copies when `from` layers grow to `to`:
+// the new ones are spread evenly, each right above the layer it copies.
+int grownSource(int j, int from, int to)
+{
+    // Old layer i lands at position i + (number of new layers inserted below it).
+    int position = 0;
+    for (int i = 0; i < from; ++i) {
+        const int insertedAfter = (i + 1) * (to - from) / from - i * (to - from) / from;
+        if (j == position) return i;
+        if (j > position && j <= position + insertedAfter) return -1 - i; // a new copy of layer i
+        position += 1 + insertedAfter;
+    }
+    throw std::logic_error("grownSource: layer out of range");
+}
+
+} // namespace
+// Loads a shallower model's weights into `lm` (see TrainOptions::growLayers).
+void growWeightsInto(LmImpl& lm, const std::filesystem::path& path, int layers)
+{
+    auto map = safetensors::load(path);
+    int from = 0;
+    while (map.count("blocks." + std::to_string(from) + ".ln1.weight")) ++from;
+    if (from == 0 || from >= layers) throw std::runtime_error(path.string() + ": cannot grow " + std::to_string(from) + " layers");
+    std::map<std::string, torch::Tensor> grown;
+    for (const auto& [name, tensor] : map)
+        if (name.rfind("blocks.", 0) != 0) grown[name] = tensor;
+    for (int j = 0; j < layers; ++j) {
+        const int source = grownSource(j, from, layers);
+        const bool fresh = source < 0;
+        const std::string src = "blocks." + std::to_string(fresh ? -1 - source : source) + ".";
+        const std::string dst = "blocks." + std::to_string(j) + ".";
+        for (const auto& [name, tensor] : map) {
+            if (name.rfind(src, 0) != 0) continue;
+            const std::string rest = name.substr(src.size());
+            torch::Tensor t = tensor.clone();
+            if (fresh && (rest.rfind("attn.proj.", 0) == 0 || rest.rfind("mlp.down.", 0) == 0)) t.zero_();
+            grown[dst + rest] = t;
+        }
+    }
+    torch::NoGradGuard guard;
+    for (auto& p : lm.named_parameters()) {
+        const auto it = grown.find(p.key());
+        if (it == grown.end()) throw std::runtime_error(path.string() + ": no tensor for '" + p.key() + "'");
+        if (it->second.sizes() != p.value().sizes())
+            throw std::runtime_error(path.string() + ": tensor '" + p.key() + "' does not fit the grown model");
+        p.value().copy_(it->second.to(p.value().dtype()));
+    }
+}
 
 void train(const TrainOptions& o, std::ostream& log)
 {
@@ -275,6 +335,8 @@ void train(const TrainOptions& o, std::ostream& log)
     if (o.resume) {
         loadWeightsInto(*model, o.outDir / "model.safetensors");
         torch::load(optimizer, (o.outDir / "checkpoint" / "optimizer.pt").string());
+    } else if (!o.initFrom.empty() && o.growLayers > 0) {
+        growWeightsInto(*model, o.initFrom / "model.safetensors", config.layers);
     } else if (!o.initFrom.empty()) {
         loadWeightsInto(*model, o.initFrom / "model.safetensors");
     }

@@ -25,6 +25,10 @@ struct TrainOptions {
     double maxMinutes = 0;          // stop (with a checkpoint) after this long; 0 = no limit
     bool resume = false;            // continue from outDir's checkpoint
     std::filesystem::path initFrom; // start from this model folder's weights, vocabulary and config (fresh optimiser)
+    // With initFrom: deepen the model to this many layers. Each new layer is a
+    // copy of the one below it with its attention output and MLP down
+    // projection zeroed, so the deeper model starts as the same function.
+    int growLayers = 0;
     int vocabMinCount = 3;
     std::uint64_t seed = 1;
     std::string device = "cpu";
@@ -48,6 +52,11 @@ void exportModel(const std::filesystem::path& from, const std::filesystem::path&
 
 class LmImpl;
 struct TrainingExample;
+
+// Loads the weights of a model with fewer layers into `lm` (which has
+// `layers`), as TrainOptions::growLayers describes: the grown model computes
+// the same function as the one in `path`.
+void growWeightsInto(LmImpl& lm, const std::filesystem::path& path, int layers);
 
 // Fits `model` to a handful of examples (all of them in every step): for
 // fine-tuning on a small set and for tests. Returns the last step's loss.

@@ -1,6 +1,7 @@
 #include "tiny_model.h"
 
 #include "couplet_model.h"
+#include "couplet_model_impl.h"
 #include "generate.h"
 #include "trainer.h"
 #include "training_data.h"
@@ -75,4 +76,39 @@ COUPLET_TEST(tinyModelOverfitsWithBf16Products)
     // Same seed, same data: only the products' precision differs, so a loss
     // equal to the last bit would mean autocast never took effect.
     CHECK(bf16 != overfitsAndReproduces(false));
+}
+
+// --grow-layers: a tiny 2-layer model deepened to 3 and to 5 layers computes
+// the same logits (each new layer starts as the identity), and training can
+// then move the new layers (their zeroed projections get gradients).
+COUPLET_TEST(grownModelStartsAsTheSameFunction)
+{
+    const auto dir = testing::freshTempDir("grow") / "m";
+    testing::writeTinyModel(dir, 5);
+    const auto vocab = Vocab::load(dir / "vocab.txt");
+    const auto config = testing::tinyConfig(vocab.size());
+    CHECK_EQ(config.layers, 2);
+    Lm shallow(config);
+    loadWeightsInto(*shallow, dir / "model.safetensors");
+    shallow->eval();
+    const auto tokens = torch::randint(0, vocab.size(), {3, 12}, torch::kLong);
+    torch::NoGradGuard guard;
+    const auto want = shallow->forward(tokens);
+    for (const int layers : {3, 5}) {
+        auto deeper = config;
+        deeper.layers = layers;
+        Lm grown(deeper);
+        growWeightsInto(*grown, dir / "model.safetensors", layers);
+        grown->eval();
+        const double gap = (grown->forward(tokens) - want).abs().max().item<double>();
+        std::cout << layers << " layers: largest logit gap " << gap << '\n';
+        CHECK(gap < 1e-5);
+        // Not a copy of the shallow weights alone: some block holds zeroed projections.
+        int zeroed = 0;
+        for (const auto& p : grown->named_parameters())
+            if (p.key().find("attn.proj.weight") != std::string::npos && p.value().abs().max().item<double>() == 0) ++zeroed;
+        CHECK_EQ(zeroed, layers - config.layers);
+    }
+    Lm same(config);
+    CHECK_THROWS(growWeightsInto(*same, dir / "model.safetensors", config.layers), "cannot grow");
 }
