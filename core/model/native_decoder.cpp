@@ -129,9 +129,14 @@ void NativeDecoder::ensureTokens(int tokens)
     m_att.resize(t * d);
     m_qkv.resize(t * 3 * d);
     m_up.resize(t * static_cast<std::size_t>(m_config.mlpHidden));
-    m_scores.resize(t * static_cast<std::size_t>(m_config.maxLen));
+    m_scores.resize(t * scoresPerToken());
     m_activations.reserve(tokens, std::max(m_config.dim, m_config.mlpHidden));
     m_capacity = tokens;
+}
+
+std::size_t NativeDecoder::scoresPerToken() const
+{
+    return static_cast<std::size_t>(m_config.maxLen + 16) * static_cast<std::size_t>(std::max(1, m_config.heads));
 }
 
 void NativeDecoder::product(const PackedLinear& w, const float* x, int rows, float* y, int ldy, bool accumulate)
@@ -151,8 +156,9 @@ void NativeDecoder::attendAll(int layer, int tokens)
             const T* k = keys<T>(s.row, layer);
             const T* v = values<T>(s.row, layer);
             float* out = m_att.data() + t * d;
-            float* scores = m_scores.data() + t * m_config.maxLen;
+            float* scores = m_scores.data() + t * scoresPerToken();
             const int length = s.position + 1;
+            if (attendAllHeads(q, k, v, d, heads, length, scale, scores, out, m_kernels.avx512)) continue;
             for (int h = 0; h < heads; ++h)
                 attendHead(q + h * hd, k + h * hd, v + h * hd, d, hd, length, scale, scores, out + h * hd, m_kernels.avx512);
         }

@@ -102,6 +102,7 @@ private:
     int m_capacity = 0;
     std::vector<Slot> m_slots;
     std::vector<float> m_x, m_h, m_qkv, m_att, m_up, m_scores;
+    std::size_t scoresPerToken() const; // attention scratch: all heads' scores, padded
     ActivationBuffers m_activations;
 };
 

@@ -135,6 +135,90 @@ __attribute__((target("avx512f,avx512dq"))) void attendAvx512(const float* q, co
     }
     for (int l = 0; l < lanes; ++l) _mm512_storeu_ps(out + 16 * l, acc[l]);
 }
+
+// The lanes of 16-float block b that hold one of `used` scores.
+inline __mmask16 blockMask(int used, int b)
+{
+    const int n = std::min(16, used - 16 * b);
+    return n >= 16 ? __mmask16(0xffff) : __mmask16((1u << n) - 1u);
+}
+
+// Lanes i, i+heads, i+2heads, ... (one head's) folded together by rotations:
+// their maximum or their sum, in each of them.
+__attribute__((target("avx512f,avx512dq"))) inline __m512 foldHeads(__m512 v, int heads, bool isMax)
+{
+    const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    for (int shift = heads; shift < 16; shift *= 2) {
+        const __m512i index = _mm512_and_si512(_mm512_add_epi32(lane, _mm512_set1_epi32(shift)), _mm512_set1_epi32(15));
+        const __m512 r = _mm512_permutexvar_ps(index, v);
+        v = isMax ? _mm512_max_ps(v, r) : _mm512_add_ps(v, r);
+    }
+    return v;
+}
+
+// All heads of one query together (width = heads x headDim floats a
+// position, width/16 <= 16 vectors, heads dividing 16): each position's keys
+// and values are read once, front to back, instead of once per head in
+// strided passes, which left the reads waiting on memory. Scores are kept
+// position-major (`heads` a position); 16/heads positions of all heads are
+// reduced at once by sum16, and a lane's head is its index mod heads.
+template <typename T>
+__attribute__((target("avx512f,avx512dq"))) void attendRowAvx512(const float* q, const T* keys, const T* values,
+                                                                 int width, int heads, int length, float scale,
+                                                                 float* scores, float* out)
+{
+    const int vectors = width / 16, perHead = vectors / heads, block = 16 / heads;
+    __m512 qv[16];
+    for (int l = 0; l < vectors; ++l) qv[l] = _mm512_mul_ps(_mm512_loadu_ps(q + 16 * l), _mm512_set1_ps(scale));
+    const int full = length / block * block;
+    for (int j = 0; j < full; j += block) {
+        __m512 acc[16];
+        for (int p = 0; p < block; ++p) {
+            const T* k = keys + static_cast<std::size_t>(j + p) * width;
+            for (int h = 0; h < heads; ++h) {
+                const int first = h * perHead;
+                __m512 a = _mm512_mul_ps(qv[first], load16(k + 16 * first));
+                for (int l = 1; l < perHead; ++l) a = _mm512_fmadd_ps(qv[first + l], load16(k + 16 * (first + l)), a);
+                acc[p * heads + h] = a;
+            }
+        }
+        _mm512_storeu_ps(scores + static_cast<std::size_t>(j) * heads, sum16(acc));
+    }
+    for (int j = full; j < length; ++j) {
+        const T* k = keys + static_cast<std::size_t>(j) * width;
+        for (int h = 0; h < heads; ++h) {
+            const int first = h * perHead;
+            __m512 a = _mm512_mul_ps(qv[first], load16(k + 16 * first));
+            for (int l = 1; l < perHead; ++l) a = _mm512_fmadd_ps(qv[first + l], load16(k + 16 * (first + l)), a);
+            scores[j * heads + h] = _mm512_reduce_add_ps(a);
+        }
+    }
+    // Softmax per head over the 16-lane blocks; the last block's lanes past
+    // the end are masked out.
+    const int used = length * heads, blocks = (used + 15) / 16;
+    __m512 top = _mm512_set1_ps(-3.4e38f);
+    for (int b = 0; b < blocks; ++b) top = _mm512_mask_max_ps(top, blockMask(used, b), top, _mm512_maskz_loadu_ps(blockMask(used, b), scores + 16 * b));
+    top = foldHeads(top, heads, true);
+    __m512 sum = _mm512_setzero_ps();
+    for (int b = 0; b < blocks; ++b) {
+        const __mmask16 m = blockMask(used, b);
+        const __m512 e = _mm512_maskz_mov_ps(m, expAvx512(_mm512_sub_ps(_mm512_maskz_loadu_ps(m, scores + 16 * b), top)));
+        _mm512_storeu_ps(scores + 16 * b, e);
+        sum = _mm512_add_ps(sum, e);
+    }
+    const __m512 inv = _mm512_div_ps(_mm512_set1_ps(1.0f), foldHeads(sum, heads, false));
+    for (int b = 0; b < blocks; ++b) _mm512_storeu_ps(scores + 16 * b, _mm512_mul_ps(_mm512_loadu_ps(scores + 16 * b), inv));
+    __m512 acc[16];
+    for (int l = 0; l < vectors; ++l) acc[l] = _mm512_setzero_ps();
+    for (int j = 0; j < length; ++j) {
+        const T* v = values + static_cast<std::size_t>(j) * width;
+        for (int h = 0; h < heads; ++h) {
+            const __m512 w = _mm512_set1_ps(scores[j * heads + h]);
+            for (int l = h * perHead; l < (h + 1) * perHead; ++l) acc[l] = _mm512_fmadd_ps(w, load16(v + 16 * l), acc[l]);
+        }
+    }
+    for (int l = 0; l < vectors; ++l) _mm512_storeu_ps(out + 16 * l, acc[l]);
+}
 #endif
 
 } // namespace
@@ -190,7 +274,34 @@ void attend(const float* q, const T* keys, const T* values, int stride, int head
     attendPortable(q, keys, values, stride, headDim, length, scale, scores, out);
 }
 
+template <typename T>
+bool attendRow(const float* q, const T* keys, const T* values, int width, int heads, int length, float scale,
+               float* scores, float* out, bool avx512)
+{
+#ifdef COUPLET_X86_KERNELS
+    if (avx512 && heads > 0 && width % (16 * heads) == 0 && width <= 256 && 16 % heads == 0) {
+        attendRowAvx512(q, keys, values, width, heads, length, scale, scores, out);
+        return true;
+    }
+#endif
+    (void)q, (void)keys, (void)values, (void)width, (void)heads, (void)length, (void)scale, (void)scores, (void)out,
+        (void)avx512;
+    return false;
+}
+
 } // namespace
+
+bool attendAllHeads(const float* q, const float* keys, const float* values, int width, int heads, int length,
+                    float scale, float* scores, float* out, bool avx512)
+{
+    return attendRow(q, keys, values, width, heads, length, scale, scores, out, avx512);
+}
+
+bool attendAllHeads(const float* q, const std::uint16_t* keys, const std::uint16_t* values, int width, int heads,
+                    int length, float scale, float* scores, float* out, bool avx512)
+{
+    return attendRow(q, keys, values, width, heads, length, scale, scores, out, avx512);
+}
 
 void attendHead(const float* q, const float* keys, const float* values, int stride, int headDim, int length, float scale,
                 float* scores, float* out, bool avx512)

@@ -24,6 +24,16 @@ void attendHead(const float* q, const float* keys, const float* values, int stri
 // widened to fp32 as they are read.
 void attendHead(const float* q, const std::uint16_t* keys, const std::uint16_t* values, int stride, int headDim,
                 int length, float scale, float* scores, float* out, bool avx512 = false);
+// All `heads` heads of one query at once, with keys and values `width`
+// (= heads x head width) floats a position, position j at keys + j * width;
+// out[0..width). `scores` holds (length + 16) * heads floats of scratch.
+// Returns false, computing nothing, where the CPU or the shape does not suit
+// the kernel (AVX-512, width/16 vectors at most 16, heads dividing 16): the
+// caller then runs attendHead per head. Same results within float rounding.
+bool attendAllHeads(const float* q, const float* keys, const float* values, int width, int heads, int length,
+                    float scale, float* scores, float* out, bool avx512);
+bool attendAllHeads(const float* q, const std::uint16_t* keys, const std::uint16_t* values, int width, int heads,
+                    int length, float scale, float* scores, float* out, bool avx512);
 float dot(const float* a, const float* b, int n);
 // y += a * x over `n` values.
 void axpy(float a, const float* x, float* y, int n);

@@ -7,8 +7,11 @@
 
 #include "tiny_model.h"
 
+#include "linear_kernels.h"
 #include "native_decoder.h"
+#include "packed_linear.h"
 #include "torch_decoder.h"
+#include "vector_ops.h"
 
 #include <check.h>
 
@@ -245,4 +248,50 @@ COUPLET_TEST(residentBufferIsThereOrRefused)
         refused = true;
     }
     CHECK(refused);
+}
+
+// The all-heads attention kernel against the per-head one, portable: model
+// shapes (the shipped 256 wide, 4 heads) and the edges of its blocks (1 to
+// 16 heads, lengths that do not fill a block), fp32 and bf16 keys.
+COUPLET_TEST(allHeadsAttentionMatchesPerHeadAttention)
+{
+    if (!CpuKernels::detect().avx512) {
+        std::cout << "no AVX-512 on this CPU: the all-heads kernel must decline\n";
+        std::vector<float> x(64, 0.5f), s(64 * 4), o(64);
+        CHECK(!attendAllHeads(x.data(), x.data(), x.data(), 64, 4, 1, 1.0f, s.data(), o.data(), false));
+        return;
+    }
+    torch::manual_seed(3);
+    int checked = 0;
+    for (const auto [width, heads] : {std::pair{256, 4}, std::pair{256, 16}, std::pair{256, 1}, std::pair{128, 8},
+                                      std::pair{64, 2}, std::pair{32, 2}}) {
+        for (const int length : {1, 3, 4, 5, 15, 16, 17, 37, 96}) {
+            const auto q = torch::randn({width});
+            const auto k = torch::randn({length, width}) * 2;
+            const auto v = torch::randn({length, width});
+            std::vector<std::uint16_t> kb(static_cast<std::size_t>(length * width)), vb(kb.size());
+            for (std::size_t i = 0; i < kb.size(); ++i) {
+                kb[i] = toBf16(k.data_ptr<float>()[i]);
+                vb[i] = toBf16(v.data_ptr<float>()[i]);
+            }
+            const int hd = width / heads;
+            std::vector<float> scratch(static_cast<std::size_t>((length + 16) * heads)), want(width), got(width),
+                wantB(width), gotB(width);
+            for (int h = 0; h < heads; ++h) {
+                attendHead(q.data_ptr<float>() + h * hd, k.data_ptr<float>() + h * hd, v.data_ptr<float>() + h * hd, width,
+                           hd, length, 0.125f, scratch.data(), want.data() + h * hd, false);
+                attendHead(q.data_ptr<float>() + h * hd, kb.data() + h * hd, vb.data() + h * hd, width, hd, length, 0.125f,
+                           scratch.data(), wantB.data() + h * hd, false);
+            }
+            CHECK(attendAllHeads(q.data_ptr<float>(), k.data_ptr<float>(), v.data_ptr<float>(), width, heads, length,
+                                 0.125f, scratch.data(), got.data(), true));
+            CHECK(attendAllHeads(q.data_ptr<float>(), kb.data(), vb.data(), width, heads, length, 0.125f, scratch.data(),
+                                 gotB.data(), true));
+            const double d = std::max(maxDiff(want, got), maxDiff(wantB, gotB));
+            if (d >= 1e-5) std::cout << "width " << width << ", " << heads << " heads, length " << length << ": " << d << '\n';
+            CHECK(d < 1e-5);
+            ++checked;
+        }
+    }
+    CHECK_EQ(checked, 54);
 }
