@@ -148,7 +148,6 @@ private:
     bool m_ownUpperPool = false;        // the user's tokens change the 上联's pool
     int m_ownUpperPoolAnimal = -2;      // the animal it was made for; -2 = not made
     TokenPool m_ownUpperPoolPlain, m_ownUpperPoolMarks;
-    std::vector<char> m_banned; // [vocab] scratch
     std::vector<int> m_ownTokens;       // the user's keyword and 藏头 tokens, sorted: never dropped as omens
     TokenPool m_lowerPool;              // Han minus the 上联 and the 下联 so far
     std::size_t m_lowerPoolUsed = 0;    // 下联 characters taken out of it
