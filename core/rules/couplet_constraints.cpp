@@ -296,11 +296,14 @@ void CoupletConstraints::allowLower()
         pool.reserve(m_classes.han.size());
         // The 下联 names no other year animal than the couplet's (none if
         // it has none): 龙年 is not answered with 蛇岁. The 上联's own
-        // characters are left out: both lists are sorted.
+        // characters are left out, in one walk along both sorted lists.
         std::vector<int> upper = m_upper;
         std::sort(upper.begin(), upper.end());
-        for (int t : m_classes.han)
-            if (!std::binary_search(upper.begin(), upper.end(), t) && !isOtherAnimal(t) && !isOmen(t)) pool.push_back(t);
+        auto next = upper.begin();
+        for (int t : m_classes.han) {
+            while (next != upper.end() && *next < t) ++next;
+            if ((next == upper.end() || *next != t) && !isOtherAnimal(t) && !isOmen(t)) pool.push_back(t);
+        }
         m_lowerPool = TokenPool(m_classes.level.size(), std::move(pool));
         m_lowerPoolReady = true;
     }
