@@ -126,7 +126,11 @@ ModelLoadError::ModelLoadError(std::filesystem::path path, const std::string& re
 
 void loadWeightsInto(LmImpl& lm, const std::filesystem::path& path)
 {
-    auto map = safetensors::load(path);
+    loadWeightsInto(lm, safetensors::load(path), path);
+}
+
+void loadWeightsInto(LmImpl& lm, std::map<std::string, torch::Tensor> map, const std::filesystem::path& path)
+{
     torch::NoGradGuard guard;
     for (auto& p : lm.named_parameters()) {
         const auto it = map.find(p.key());

@@ -10,6 +10,7 @@
 #include "vocab.h"
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -43,6 +44,8 @@ public:
 // Loads the weights of `path` into `lm`, checking every name and shape.
 // Throws std::runtime_error naming the file and the tensor.
 void loadWeightsInto(LmImpl& lm, const std::filesystem::path& path);
+// The same for tensors already read (`source` names them in messages).
+void loadWeightsInto(LmImpl& lm, std::map<std::string, torch::Tensor> tensors, const std::filesystem::path& source);
 
 // The weights of `lm` as fp32 copies on the CPU, by name: what NativeDecoder packs.
 WeightMap nativeWeightsOf(LmImpl& lm);

@@ -59,6 +59,7 @@ private:
     };
 
     void ensureTokens(int tokens);
+    std::size_t scoresPerToken() const; // attention scratch per token: all heads' scores, padded
     void forward(int tokens);
     void attention(int layer, int tokens);
     void product(const PackedLinear& w, const float* x, int rows, float* y, int ldy, bool accumulate);
@@ -102,7 +103,6 @@ private:
     int m_capacity = 0;
     std::vector<Slot> m_slots;
     std::vector<float> m_x, m_h, m_qkv, m_att, m_up, m_scores;
-    std::size_t scoresPerToken() const; // attention scratch: all heads' scores, padded
     ActivationBuffers m_activations;
 };
 

@@ -156,6 +156,16 @@ __attribute__((target("avx512f,avx512dq"))) inline __m512 foldHeads(__m512 v, in
     return v;
 }
 
+// One head's query-key product as 16 partial sums: the head's `perHead`
+// vectors from `first`, q already scaled.
+template <typename T>
+__attribute__((target("avx512f,avx512dq"))) inline __m512 headDot(const __m512* qv, const T* k, int first, int perHead)
+{
+    __m512 a = _mm512_mul_ps(qv[first], load16(k + 16 * first));
+    for (int l = 1; l < perHead; ++l) a = _mm512_fmadd_ps(qv[first + l], load16(k + 16 * (first + l)), a);
+    return a;
+}
+
 // All heads of one query together (width = heads x headDim floats a
 // position, width/16 <= 16 vectors, heads dividing 16): each position's keys
 // and values are read once, front to back, instead of once per head in
@@ -175,29 +185,22 @@ __attribute__((target("avx512f,avx512dq"))) void attendRowAvx512(const float* q,
         __m512 acc[16];
         for (int p = 0; p < block; ++p) {
             const T* k = keys + static_cast<std::size_t>(j + p) * width;
-            for (int h = 0; h < heads; ++h) {
-                const int first = h * perHead;
-                __m512 a = _mm512_mul_ps(qv[first], load16(k + 16 * first));
-                for (int l = 1; l < perHead; ++l) a = _mm512_fmadd_ps(qv[first + l], load16(k + 16 * (first + l)), a);
-                acc[p * heads + h] = a;
-            }
+            for (int h = 0; h < heads; ++h) acc[p * heads + h] = headDot(qv, k, h * perHead, perHead);
         }
         _mm512_storeu_ps(scores + static_cast<std::size_t>(j) * heads, sum16(acc));
     }
     for (int j = full; j < length; ++j) {
         const T* k = keys + static_cast<std::size_t>(j) * width;
-        for (int h = 0; h < heads; ++h) {
-            const int first = h * perHead;
-            __m512 a = _mm512_mul_ps(qv[first], load16(k + 16 * first));
-            for (int l = 1; l < perHead; ++l) a = _mm512_fmadd_ps(qv[first + l], load16(k + 16 * (first + l)), a);
-            scores[j * heads + h] = _mm512_reduce_add_ps(a);
-        }
+        for (int h = 0; h < heads; ++h) scores[j * heads + h] = _mm512_reduce_add_ps(headDot(qv, k, h * perHead, perHead));
     }
     // Softmax per head over the 16-lane blocks; the last block's lanes past
     // the end are masked out.
     const int used = length * heads, blocks = (used + 15) / 16;
     __m512 top = _mm512_set1_ps(-3.4e38f);
-    for (int b = 0; b < blocks; ++b) top = _mm512_mask_max_ps(top, blockMask(used, b), top, _mm512_maskz_loadu_ps(blockMask(used, b), scores + 16 * b));
+    for (int b = 0; b < blocks; ++b) {
+        const __mmask16 m = blockMask(used, b);
+        top = _mm512_mask_max_ps(top, m, top, _mm512_maskz_loadu_ps(m, scores + 16 * b));
+    }
     top = foldHeads(top, heads, true);
     __m512 sum = _mm512_setzero_ps();
     for (int b = 0; b < blocks; ++b) {

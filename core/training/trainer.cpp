@@ -20,8 +20,8 @@
 #include <cmath>
 #include <deque>
 #include <fstream>
-#include <map>
 #include <iomanip>
+#include <map>
 #include <ostream>
 #include <thread>
 
@@ -249,11 +249,6 @@ torch::Tensor batchLoss(LmImpl& model, const torch::Tensor& tokens, const torch:
                                                 torch::nn::functional::CrossEntropyFuncOptions().ignore_index(kIgnore));
 }
 
-
-} // namespace
-
-namespace {
-
 // Which of `from` layers new layer j copies when `from` layers grow to `to`:
 // the new ones are spread evenly, each right above the layer it copies.
 int grownSource(int j, int from, int to)
@@ -270,6 +265,7 @@ int grownSource(int j, int from, int to)
 }
 
 } // namespace
+
 // Loads a shallower model's weights into `lm` (see TrainOptions::growLayers).
 void growWeightsInto(LmImpl& lm, const std::filesystem::path& path, int layers)
 {
@@ -293,14 +289,7 @@ void growWeightsInto(LmImpl& lm, const std::filesystem::path& path, int layers)
             grown[dst + rest] = t;
         }
     }
-    torch::NoGradGuard guard;
-    for (auto& p : lm.named_parameters()) {
-        const auto it = grown.find(p.key());
-        if (it == grown.end()) throw std::runtime_error(path.string() + ": no tensor for '" + p.key() + "'");
-        if (it->second.sizes() != p.value().sizes())
-            throw std::runtime_error(path.string() + ": tensor '" + p.key() + "' does not fit the grown model");
-        p.value().copy_(it->second.to(p.value().dtype()));
-    }
+    loadWeightsInto(lm, std::move(grown), path);
 }
 
 void train(const TrainOptions& o, std::ostream& log)

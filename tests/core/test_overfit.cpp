@@ -79,8 +79,8 @@ COUPLET_TEST(tinyModelOverfitsWithBf16Products)
 }
 
 // --grow-layers: a tiny 2-layer model deepened to 3 and to 5 layers computes
-// the same logits (each new layer starts as the identity), and training can
-// then move the new layers (their zeroed projections get gradients).
+// the same logits (each new layer starts as the identity, its output
+// projections zeroed), and a model no deeper than the file is refused.
 COUPLET_TEST(grownModelStartsAsTheSameFunction)
 {
     const auto dir = testing::freshTempDir("grow") / "m";
