@@ -20,8 +20,8 @@ const char* modelOptionsHelp()
            "  --model PATH       model folder (default: the shipped model)\n"
            "  --device D         cpu, cuda or auto (default auto)\n"
            "  --threads N        CPU threads (default: all cores)\n"
-           "  --precision P      CPU: auto (int8 where the CPU has avx512_vnni, else bf16 where\n"
-           "                     it has avx512_bf16, else fp32),\n"
+           "  --precision P      CPU: auto (int8 where the CPU has avx512_vnni or AVX2, else bf16\n"
+           "                     where it has avx512_bf16, else fp32),\n"
            "                     fp32, bf16, int8 (native kernels; int8 quantises weights per column\n"
            "                     and activations per row) or libtorch (libtorch's ops, fp32)\n"
            "  --fp32             full precision (GPU: instead of fp16; CPU: --precision fp32)\n";

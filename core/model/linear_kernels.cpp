@@ -172,7 +172,7 @@ COUPLET_AVX512VNNI void int8Tile(const PackedLinear& w, const LinearCall& c, int
     storeTile<R, P>(w, c, r0, p0, sums);
 }
 
-COUPLET_AVX512 void int8Quantize(const float* x, int rows, int k, std::uint8_t* out, float* scale, float* low)
+COUPLET_AVX512 void int8Quantize(const float* x, int rows, int k, std::uint8_t* out, float* scale, float* low, float levels)
 {
     for (int r = 0; r < rows; ++r) {
         const float* xr = x + static_cast<std::size_t>(r) * k;
@@ -189,7 +189,7 @@ COUPLET_AVX512 void int8Quantize(const float* x, int rows, int k, std::uint8_t* 
             mn = std::min(mn, xr[j]);
             mx = std::max(mx, xr[j]);
         }
-        const float s = mx > mn ? (mx - mn) / 255.0f : 1.0f;
+        const float s = mx > mn ? (mx - mn) / levels : 1.0f;
         scale[r] = s;
         low[r] = mn;
         const __m512 inv = _mm512_set1_ps(1.0f / s), base = _mm512_set1_ps(mn);
@@ -197,7 +197,227 @@ COUPLET_AVX512 void int8Quantize(const float* x, int rows, int k, std::uint8_t* 
             const __m512i v = _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_sub_ps(_mm512_loadu_ps(xr + i), base), inv));
             _mm_storeu_si128(reinterpret_cast<__m128i*>(q + i), _mm512_cvtusepi32_epi8(_mm512_max_epi32(v, _mm512_setzero_si512())));
         }
-        for (; i < k; ++i) q[i] = static_cast<std::uint8_t>(std::clamp(std::nearbyint((xr[i] - mn) / s), 0.0f, 255.0f));
+        for (; i < k; ++i) q[i] = static_cast<std::uint8_t>(std::clamp(std::nearbyint((xr[i] - mn) / s), 0.0f, levels));
+    }
+}
+
+// AVX2 and FMA (CPUs without AVX-512: Zen 2/3, Haswell to Alder Lake): a
+// 16-lane panel is two 8-lane halves. R rows x P panels of accumulators
+// (2RP registers); runAvx2 picks R and P so that they and the panel's
+// weights fit the 16 registers.
+#define COUPLET_AVX2 __attribute__((target("avx2,fma")))
+
+// Eight output columns from y: the sums plus bias, stored or added; `n` of
+// them are real (fewer in the last panel). Takes the sums by value, so that
+// the tile's accumulators stay in registers through its loop.
+COUPLET_AVX2 inline void storeEight(float* y, const float* bias, __m256 sums, int n, bool accumulate)
+{
+    __m256 v = _mm256_add_ps(sums, _mm256_loadu_ps(bias));
+    if (n >= 8) {
+        if (accumulate) v = _mm256_add_ps(v, _mm256_loadu_ps(y));
+        _mm256_storeu_ps(y, v);
+        return;
+    }
+    alignas(32) float lanes[8];
+    _mm256_store_ps(lanes, v);
+    for (int j = 0; j < n; ++j) y[j] = (accumulate ? y[j] : 0.0f) + lanes[j];
+}
+
+template <int R, int P>
+COUPLET_AVX2 inline void storeTileAvx2(const PackedLinear& w, const LinearCall& c, int r0, int p0, __m256 (&acc)[R][2 * P])
+{
+    for (int p = 0; p < P; ++p) {
+        const int col = (p0 + p) * kLanes;
+        const int n = std::min(kLanes, w.out() - col);
+        for (int r = 0; r < R; ++r) {
+            float* y = c.y + static_cast<std::size_t>(r0 + r) * c.ldy + col;
+            storeEight(y, w.bias() + col, acc[r][2 * p], n, c.accumulate);
+            if (n > 8) storeEight(y + 8, w.bias() + col + 8, acc[r][2 * p + 1], n - 8, c.accumulate);
+        }
+    }
+}
+
+// fp32 weights. bf16 weights are widened as they are read (a bf16 is a
+// float's upper half: the pair's first by a shift, its second by a mask)
+// and multiplied by the fp32 activations: there is no bf16 product
+// instruction to use, and at small batches, where the weights' bytes set
+// the time, half of them is what counts.
+template <int R, int P, bool Bf16>
+COUPLET_AVX2 void avx2Tile(const PackedLinear& w, const LinearCall& c, int r0, int p0)
+{
+    __m256 acc[R][2 * P];
+    for (int r = 0; r < R; ++r)
+        for (int l = 0; l < 2 * P; ++l) acc[r][l] = _mm256_setzero_ps();
+    const float* x[R];
+    for (int r = 0; r < R; ++r) x[r] = c.x + static_cast<std::size_t>(r0 + r) * c.ldx;
+    const int k = w.in();
+    if constexpr (!Bf16) {
+        const float* panel[P];
+        for (int p = 0; p < P; ++p) panel[p] = w.panelF32(p0 + p);
+        for (int i = 0; i < k; ++i) {
+            __m256 wv[2 * P];
+            for (int p = 0; p < P; ++p) {
+                wv[2 * p] = _mm256_loadu_ps(panel[p] + i * kLanes);
+                wv[2 * p + 1] = _mm256_loadu_ps(panel[p] + i * kLanes + 8);
+            }
+            for (int r = 0; r < R; ++r) {
+                const __m256 xv = _mm256_set1_ps(x[r][i]);
+                for (int l = 0; l < 2 * P; ++l) acc[r][l] = _mm256_fmadd_ps(xv, wv[l], acc[r][l]);
+            }
+        }
+    } else {
+        const std::uint16_t* panel[P];
+        for (int p = 0; p < P; ++p) panel[p] = w.panelBf16(p0 + p);
+        const __m256i high = _mm256_set1_epi32(static_cast<int>(0xffff0000u));
+        // The odd k go to their own accumulators: one chain of two FMAs per
+        // pair would leave the loop waiting on FMA latency.
+        __m256 accOdd[R][2 * P];
+        for (int r = 0; r < R; ++r)
+            for (int l = 0; l < 2 * P; ++l) accOdd[r][l] = _mm256_setzero_ps();
+        for (int i2 = 0; i2 < k / 2; ++i2)
+            for (int l = 0; l < 2 * P; ++l) {
+                const auto* pairs = reinterpret_cast<const __m256i*>(panel[l / 2] + (i2 * kLanes + 8 * (l % 2)) * 2);
+                const __m256i v = _mm256_loadu_si256(pairs);
+                const __m256 even = _mm256_castsi256_ps(_mm256_slli_epi32(v, 16));
+                const __m256 odd = _mm256_castsi256_ps(_mm256_and_si256(v, high));
+                for (int r = 0; r < R; ++r) {
+                    acc[r][l] = _mm256_fmadd_ps(_mm256_set1_ps(x[r][2 * i2]), even, acc[r][l]);
+                    accOdd[r][l] = _mm256_fmadd_ps(_mm256_set1_ps(x[r][2 * i2 + 1]), odd, accOdd[r][l]);
+                }
+            }
+        for (int r = 0; r < R; ++r)
+            for (int l = 0; l < 2 * P; ++l) acc[r][l] = _mm256_add_ps(acc[r][l], accOdd[r][l]);
+    }
+    storeTileAvx2<R, P>(w, c, r0, p0, acc);
+}
+
+// Int8 without VNNI: vpmaddubsw multiplies unsigned bytes by signed ones
+// and adds neighbouring pairs into int16, which saturates on 8-bit
+// activations times 8-bit weights (2 x 255 x 127 > 32767). So the
+// activation bytes are recentred (q - 128, by flipping the top bit) and
+// multiplied as |q - 128| times the weight carrying q - 128's sign:
+// 2 x 128 x 127 = 32512 fits. The sum of q times w is that plus 128 times
+// the column's weight sum. vpmaddwd by ones adds the pairs' pairs into
+// int32. The same bytes and panel layout as the VNNI kernel, and the same
+// integer sums, exactly.
+template <int R>
+COUPLET_AVX2 void int8TileAvx2(const PackedLinear& w, const LinearCall& c, int r0, int p)
+{
+    __m256i acc[R][2];
+    for (int r = 0; r < R; ++r) acc[r][0] = acc[r][1] = _mm256_setzero_si256();
+    const std::int8_t* panel = w.panelInt8(p);
+    const int k = w.in();
+    const std::uint32_t* x[R];
+    for (int r = 0; r < R; ++r) x[r] = reinterpret_cast<const std::uint32_t*>(c.xq + static_cast<std::size_t>(r0 + r) * k);
+    const __m256i ones = _mm256_set1_epi16(1), flip = _mm256_set1_epi8(static_cast<char>(0x80));
+    for (int i4 = 0; i4 < k / 4; ++i4) {
+        const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(panel + i4 * 4 * kLanes));
+        const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(panel + i4 * 4 * kLanes + 32));
+        for (int r = 0; r < R; ++r) {
+            const __m256i centred = _mm256_xor_si256(_mm256_set1_epi32(static_cast<int>(x[r][i4])), flip);
+            const __m256i magnitude = _mm256_abs_epi8(centred);
+            acc[r][0] = _mm256_add_epi32(acc[r][0], _mm256_madd_epi16(_mm256_maddubs_epi16(magnitude, _mm256_sign_epi8(w0, centred)), ones));
+            acc[r][1] = _mm256_add_epi32(acc[r][1], _mm256_madd_epi16(_mm256_maddubs_epi16(magnitude, _mm256_sign_epi8(w1, centred)), ones));
+        }
+    }
+    const int col = p * kLanes;
+    const int n = std::min(kLanes, w.out() - col);
+    for (int h = 0; h < 2; ++h) {
+        const __m256i sum = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w.columnSum() + col + 8 * h));
+        const __m256 columnSum = _mm256_cvtepi32_ps(sum);
+        const __m256i recentre = _mm256_slli_epi32(sum, 7); // 128 x the column sum
+        const __m256 scale = _mm256_loadu_ps(w.scale() + col + 8 * h);
+        for (int r = 0; r < R; ++r) {
+            const __m256 total = _mm256_cvtepi32_ps(_mm256_add_epi32(acc[r][h], recentre));
+            const __m256 lowPart = _mm256_mul_ps(_mm256_set1_ps(c.xLow[r0 + r]), columnSum);
+            const __m256 v = _mm256_fmadd_ps(_mm256_set1_ps(c.xScale[r0 + r]), total, lowPart);
+            float* y = c.y + static_cast<std::size_t>(r0 + r) * c.ldy + col + 8 * h;
+            if (n > 8 * h) storeEight(y, w.bias() + col + 8 * h, _mm256_mul_ps(scale, v), n - 8 * h, c.accumulate);
+        }
+    }
+}
+
+COUPLET_AVX2 void runInt8Avx2(const PackedLinear& w, const LinearCall& c)
+{
+    for (int p = c.panelBegin; p < c.panelEnd; ++p) {
+        int r0 = 0;
+        for (; r0 + 4 <= c.rows; r0 += 4) int8TileAvx2<4>(w, c, r0, p);
+        switch (c.rows - r0) {
+        case 3: int8TileAvx2<3>(w, c, r0, p); break;
+        case 2: int8TileAvx2<2>(w, c, r0, p); break;
+        case 1: int8TileAvx2<1>(w, c, r0, p); break;
+        default: break;
+        }
+    }
+}
+
+COUPLET_AVX2 void int8QuantizeAvx2(const float* x, int rows, int k, std::uint8_t* out, float* scale, float* low, float levels)
+{
+    for (int r = 0; r < rows; ++r) {
+        const float* xr = x + static_cast<std::size_t>(r) * k;
+        std::uint8_t* q = out + static_cast<std::size_t>(r) * k;
+        __m256 lo = _mm256_set1_ps(xr[0]), hi = lo;
+        int i = 0;
+        for (; i + 8 <= k; i += 8) {
+            const __m256 v = _mm256_loadu_ps(xr + i);
+            lo = _mm256_min_ps(lo, v);
+            hi = _mm256_max_ps(hi, v);
+        }
+        alignas(32) float los[8], his[8];
+        _mm256_store_ps(los, lo);
+        _mm256_store_ps(his, hi);
+        float mn = *std::min_element(los, los + 8), mx = *std::max_element(his, his + 8);
+        for (int j = i; j < k; ++j) {
+            mn = std::min(mn, xr[j]);
+            mx = std::max(mx, xr[j]);
+        }
+        const float s = mx > mn ? (mx - mn) / levels : 1.0f;
+        scale[r] = s;
+        low[r] = mn;
+        const __m256 inv = _mm256_set1_ps(1.0f / s), base = _mm256_set1_ps(mn);
+        for (i = 0; i + 8 <= k; i += 8) {
+            __m256i v = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_sub_ps(_mm256_loadu_ps(xr + i), base), inv));
+            v = _mm256_min_epi32(_mm256_max_epi32(v, _mm256_setzero_si256()), _mm256_set1_epi32(static_cast<int>(levels)));
+            // 8 int32 -> 8 bytes: pack to int16, then to unsigned bytes (in range, so no saturation).
+            const __m128i w16 = _mm_packus_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+            _mm_storel_epi64(reinterpret_cast<__m128i*>(q + i), _mm_packus_epi16(w16, w16));
+        }
+        for (; i < k; ++i) q[i] = static_cast<std::uint8_t>(std::clamp(std::nearbyint((xr[i] - mn) / s), 0.0f, levels));
+    }
+}
+
+template <bool Bf16>
+COUPLET_AVX2 void runAvx2(const PackedLinear& w, const LinearCall& c)
+{
+    // One row: 4 panels (8 accumulators, each weight read once, from
+    // memory); two rows: 2 panels; more: 6 rows of one panel (12
+    // accumulators, enough to cover the FMA latency at two a cycle, and the
+    // panel's 2 weight registers reused by the 6 rows).
+    if (c.rows == 1) {
+        int p0 = c.panelBegin;
+        for (; p0 + 4 <= c.panelEnd; p0 += 4) avx2Tile<1, 4, Bf16>(w, c, 0, p0);
+        for (; p0 < c.panelEnd; ++p0) avx2Tile<1, 1, Bf16>(w, c, 0, p0);
+        return;
+    }
+    if (c.rows == 2) {
+        int p0 = c.panelBegin;
+        for (; p0 + 2 <= c.panelEnd; p0 += 2) avx2Tile<2, 2, Bf16>(w, c, 0, p0);
+        for (; p0 < c.panelEnd; ++p0) avx2Tile<2, 1, Bf16>(w, c, 0, p0);
+        return;
+    }
+    // bf16 keeps two accumulators and two broadcasts a row live: 2 rows.
+    constexpr int kRows = Bf16 ? 2 : 6;
+    for (int p0 = c.panelBegin; p0 < c.panelEnd; ++p0) {
+        int r0 = 0;
+        for (; r0 + kRows <= c.rows; r0 += kRows) avx2Tile<kRows, 1, Bf16>(w, c, r0, p0);
+        switch (c.rows - r0) {
+        case 5: avx2Tile<5, 1, Bf16>(w, c, r0, p0); break;
+        case 4: avx2Tile<4, 1, Bf16>(w, c, r0, p0); break;
+        case 3: avx2Tile<3, 1, Bf16>(w, c, r0, p0); break;
+        case 2: avx2Tile<2, 1, Bf16>(w, c, r0, p0); break;
+        case 1: avx2Tile<1, 1, Bf16>(w, c, r0, p0); break;
+        default: break;
+        }
     }
 }
 
@@ -248,17 +468,30 @@ CpuKernels CpuKernels::detect()
 {
     const CpuFeatures& cpu = CpuFeatures::host();
     CpuKernels k;
+    k.avx2 = cpu.avx2;
     k.avx512 = cpu.avx512bwvl;
     k.avx512bf16 = cpu.avx512bf16;
     k.avx512vnni = cpu.avx512vnni;
     return k;
 }
 
+CpuKernels CpuKernels::avx2Only()
+{
+    CpuKernels k;
+    k.avx2 = CpuFeatures::host().avx2;
+    return k;
+}
+
 const char* kernelName(NativePrecision p, const CpuKernels& cpu)
 {
-    if (p == NativePrecision::Bf16) return cpu.avx512bf16 ? "avx512-bf16" : "portable";
-    if (p == NativePrecision::Int8) return cpu.avx512vnni ? "avx512-vnni" : "portable";
-    return cpu.avx512 ? "avx512" : "portable";
+    if (p == NativePrecision::Bf16) return cpu.avx512bf16 ? "avx512-bf16" : cpu.avx2 ? "avx2-bf16" : "portable";
+    if (p == NativePrecision::Int8) return cpu.avx512vnni ? "avx512-vnni" : cpu.avx2 ? "avx2-int8" : "portable";
+    return cpu.avx512 ? "avx512" : cpu.avx2 ? "avx2" : "portable";
+}
+
+bool usesBf16Activations(const CpuKernels& cpu)
+{
+    return cpu.avx512bf16 || !cpu.avx2;
 }
 
 void runLinear(const CpuKernels& cpu, const PackedLinear& w, const LinearCall& c)
@@ -281,6 +514,12 @@ void runLinear(const CpuKernels& cpu, const PackedLinear& w, const LinearCall& c
         }
         return;
     }
+    if (cpu.avx2) {
+        if (precision == NativePrecision::Bf16) runAvx2<true>(w, c);
+        else if (precision == NativePrecision::Int8) runInt8Avx2(w, c);
+        else runAvx2<false>(w, c);
+        return;
+    }
 #endif
     (void)cpu;
     for (int p = c.panelBegin; p < c.panelEnd; ++p)
@@ -301,9 +540,14 @@ void roundToBf16(const CpuKernels& cpu, const float* x, std::uint16_t* out, int 
 
 void quantizeRows(const CpuKernels& cpu, const float* x, int rows, int k, std::uint8_t* out, float* scale, float* low)
 {
+    constexpr float levels = 255.0f;
 #ifdef COUPLET_X86_KERNELS
     if (cpu.avx512) {
-        int8Quantize(x, rows, k, out, scale, low);
+        int8Quantize(x, rows, k, out, scale, low, levels);
+        return;
+    }
+    if (cpu.avx2) {
+        int8QuantizeAvx2(x, rows, k, out, scale, low, levels);
         return;
     }
 #endif
@@ -311,11 +555,11 @@ void quantizeRows(const CpuKernels& cpu, const float* x, int rows, int k, std::u
     for (int r = 0; r < rows; ++r) {
         const float* xr = x + static_cast<std::size_t>(r) * k;
         const auto [mn, mx] = std::minmax_element(xr, xr + k);
-        const float s = *mx > *mn ? (*mx - *mn) / 255.0f : 1.0f;
+        const float s = *mx > *mn ? (*mx - *mn) / levels : 1.0f;
         scale[r] = s;
         low[r] = *mn;
         for (int i = 0; i < k; ++i)
-            out[static_cast<std::size_t>(r) * k + i] = static_cast<std::uint8_t>(std::clamp(std::nearbyint((xr[i] - *mn) / s), 0.0f, 255.0f));
+            out[static_cast<std::size_t>(r) * k + i] = static_cast<std::uint8_t>(std::clamp(std::nearbyint((xr[i] - *mn) / s), 0.0f, levels));
     }
 }
 
@@ -341,7 +585,7 @@ void linearProduct(const CpuKernels& cpu, const PackedLinear& w, const float* x,
     // Activations are converted on all the threads, rows split between them
     // (a batch-256 conversion on one thread left the others waiting).
     const std::size_t k = static_cast<std::size_t>(w.in());
-    if (w.precision() == NativePrecision::Bf16) {
+    if (w.precision() == NativePrecision::Bf16 && usesBf16Activations(cpu)) {
         at::parallel_for(0, rows, kConvertGrain, [&](std::int64_t begin, std::int64_t end) {
             roundToBf16(cpu, x + begin * k, buffers.bf16.data() + begin * k, static_cast<int>((end - begin) * k));
         });

@@ -9,18 +9,22 @@ namespace couplet {
 
 // Which instruction sets the kernels use on this CPU.
 struct CpuKernels {
+    bool avx2 = false;       // AVX2 and FMA: fp32, bf16-weight and int8 (vpmaddubsw) kernels, 8 lanes
     bool avx512 = false;     // fp32 FMA kernels, 16 lanes
     bool avx512bf16 = false; // vdpbf16ps: bf16 pairs into fp32
     bool avx512vnni = false; // vpdpbusd: unsigned x signed byte quads into int32
     static CpuKernels detect();
     // The portable C++ kernels only, for tests and CPUs without AVX-512.
     static CpuKernels portable() { return {}; }
+    // The AVX2 kernels where this CPU has them, as on a CPU without AVX-512, for tests.
+    static CpuKernels avx2Only();
 };
 
 // One product y = x W^T + b over panels [panelBegin, panelEnd) of `w`, for
 // `rows` rows of x (row stride ldx floats) into y (row stride ldy); with
 // `accumulate` the result is added to what y holds (a residual connection).
-// For bf16 weights `xb` holds x rounded to bf16 (row stride w.in()); for
+// For bf16 weights `xb` holds x rounded to bf16 (row stride w.in()) where
+// usesBf16Activations(); for
 // int8 weights `xq` holds x quantised by quantizeRows() (row stride w.in()),
 // `xScale` and `xLow` each row's step and minimum.
 struct LinearCall {
@@ -40,7 +44,12 @@ struct LinearCall {
 
 void runLinear(const CpuKernels& cpu, const PackedLinear& w, const LinearCall& call);
 
-// "avx512-bf16", "avx512" or "portable": the kernels runLinear() uses for `p` on `cpu`.
+// Whether bf16 products on `cpu` read activations rounded to bf16 (the
+// AVX-512 bf16 and portable kernels) or the fp32 ones (the AVX2 kernels,
+// which widen the weights and multiply in fp32).
+bool usesBf16Activations(const CpuKernels& cpu);
+
+// "avx512-bf16", "avx512", "avx2-bf16", "avx2" or "portable": the kernels runLinear() uses for `p` on `cpu`.
 const char* kernelName(NativePrecision p, const CpuKernels& cpu);
 
 // x rounded to bf16, `count` values.

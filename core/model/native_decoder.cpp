@@ -158,9 +158,9 @@ void NativeDecoder::attendAll(int layer, int tokens)
             float* out = m_att.data() + t * d;
             float* scores = m_scores.data() + t * scoresPerToken();
             const int length = s.position + 1;
-            if (attendAllHeads(q, k, v, d, heads, length, scale, scores, out, m_kernels.avx512)) continue;
+            if (attendAllHeads(q, k, v, d, heads, length, scale, scores, out, vectorIsa())) continue;
             for (int h = 0; h < heads; ++h)
-                attendHead(q + h * hd, k + h * hd, v + h * hd, d, hd, length, scale, scores, out + h * hd, m_kernels.avx512);
+                attendHead(q + h * hd, k + h * hd, v + h * hd, d, hd, length, scale, scores, out + h * hd, vectorIsa());
         }
     });
 }
@@ -210,7 +210,7 @@ void NativeDecoder::forward(int tokens)
         norm(layer.ln2Gain, layer.ln2Bias);
         product(layer.up, m_h.data(), tokens, m_up.data(), m_config.mlpHidden, false);
         at::parallel_for(0, tokens, kTokenGrain, [&](int64_t b, int64_t e) {
-            geluInPlace(m_up.data() + b * m_config.mlpHidden, static_cast<int>((e - b) * m_config.mlpHidden), m_kernels.avx512);
+            geluInPlace(m_up.data() + b * m_config.mlpHidden, static_cast<int>((e - b) * m_config.mlpHidden), vectorIsa());
         });
         product(layer.down, m_up.data(), tokens, m_x.data(), d, true);
     }

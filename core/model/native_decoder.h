@@ -5,6 +5,7 @@
 #include "model_config.h"
 #include "packed_linear.h"
 #include "resident_buffer.h"
+#include "vector_ops.h"
 
 #include <cstdint>
 #include <map>
@@ -43,7 +44,7 @@ public:
     // of which a step reads one row per token, are not counted).
     std::size_t weightBytes() const;
     std::size_t bytesPerRow() const override;
-    // "avx512-bf16", "avx512" or "portable": the kernels this decoder runs.
+    // "avx512-bf16", "avx512", "avx2-bf16", "avx2" or "portable": the kernels this decoder runs.
     std::string kernelName() const;
 
 private:
@@ -79,6 +80,11 @@ private:
     std::size_t cacheElementBytes() const { return m_halfCache ? sizeof(std::uint16_t) : sizeof(float); }
     template <typename T>
     void attendAll(int layer, int tokens);
+    // The vector forms of attention and GELU for m_kernels.
+    VectorIsa vectorIsa() const
+    {
+        return m_kernels.avx512 ? VectorIsa::Avx512 : m_kernels.avx2 ? VectorIsa::Avx2 : VectorIsa::Portable;
+    }
 
     ModelConfig m_config;
     NativePrecision m_precision;

@@ -222,6 +222,103 @@ __attribute__((target("avx512f,avx512dq"))) void attendRowAvx512(const float* q,
     }
     for (int l = 0; l < vectors; ++l) _mm512_storeu_ps(out + 16 * l, acc[l]);
 }
+// The AVX2 forms (CPUs without AVX-512): the same arithmetic, 8 lanes.
+#define COUPLET_AVX2 __attribute__((target("avx2,fma")))
+
+COUPLET_AVX2 void geluAvx2(float* x, int n)
+{
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256 v = _mm256_loadu_ps(x + i);
+        const __m256 z = _mm256_mul_ps(v, _mm256_set1_ps(0.70710678118654752f));
+        const __m256 a = _mm256_andnot_ps(sign, z);
+        const __m256 t = _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_fmadd_ps(a, _mm256_set1_ps(0.3275911f), _mm256_set1_ps(1.0f)));
+        __m256 poly = _mm256_set1_ps(1.061405429f);
+        poly = _mm256_fmadd_ps(poly, t, _mm256_set1_ps(-1.453152027f));
+        poly = _mm256_fmadd_ps(poly, t, _mm256_set1_ps(1.421413741f));
+        poly = _mm256_fmadd_ps(poly, t, _mm256_set1_ps(-0.284496736f));
+        poly = _mm256_fmadd_ps(poly, t, _mm256_set1_ps(0.254829592f));
+        const __m256 e = expAvx2(_mm256_mul_ps(_mm256_sub_ps(_mm256_setzero_ps(), a), a));
+        const __m256 erfAbs = _mm256_fnmadd_ps(_mm256_mul_ps(poly, t), e, _mm256_set1_ps(1.0f));
+        const __m256 erf = _mm256_or_ps(erfAbs, _mm256_and_ps(z, sign));
+        const __m256 half = _mm256_mul_ps(v, _mm256_set1_ps(0.5f));
+        _mm256_storeu_ps(x + i, _mm256_fmadd_ps(half, erf, half));
+    }
+    for (; i < n; ++i) x[i] = 0.5f * x[i] * (1.0f + erfApprox(x[i] * 0.70710678118654752f));
+}
+
+COUPLET_AVX2 inline __m256 load8(const float* p)
+{
+    return _mm256_loadu_ps(p);
+}
+
+COUPLET_AVX2 inline __m256 load8(const std::uint16_t* p)
+{
+    const __m256i wide = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+    return _mm256_castsi256_ps(_mm256_slli_epi32(wide, 16));
+}
+
+COUPLET_AVX2 inline float sum8(__m256 v)
+{
+    const __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    const __m128 t = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    return _mm_cvtss_f32(_mm_add_ss(t, _mm_shuffle_ps(t, t, 1)));
+}
+
+// attendHead for a head width that is a multiple of 8 (at most 128). Four
+// positions' dot products are summed across lanes together (three hadds and
+// one fold of the halves) instead of one horizontal reduction each.
+template <typename T>
+COUPLET_AVX2 void attendAvx2(const float* q, const T* keys, const T* values, int stride, int headDim, int length,
+                             float scale, float* scores, float* out)
+{
+    const int lanes = headDim / 8;
+    __m256 qv[16];
+    for (int l = 0; l < lanes; ++l) qv[l] = _mm256_mul_ps(_mm256_loadu_ps(q + 8 * l), _mm256_set1_ps(scale));
+    int j = 0;
+    __m128 best = _mm_set1_ps(-3.4e38f);
+    for (; j + 4 <= length; j += 4) {
+        __m256 acc[4];
+        for (int i = 0; i < 4; ++i) {
+            const T* k = keys + static_cast<std::size_t>(j + i) * stride;
+            acc[i] = _mm256_mul_ps(qv[0], load8(k));
+            for (int l = 1; l < lanes; ++l) acc[i] = _mm256_fmadd_ps(qv[l], load8(k + 8 * l), acc[i]);
+        }
+        const __m256 h = _mm256_hadd_ps(_mm256_hadd_ps(acc[0], acc[1]), _mm256_hadd_ps(acc[2], acc[3]));
+        const __m128 s4 = _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
+        _mm_storeu_ps(scores + j, s4);
+        best = _mm_max_ps(best, s4);
+    }
+    alignas(16) float lanesMax[4];
+    _mm_store_ps(lanesMax, best);
+    float top = std::fmax(std::fmax(lanesMax[0], lanesMax[1]), std::fmax(lanesMax[2], lanesMax[3]));
+    for (; j < length; ++j) {
+        const T* k = keys + static_cast<std::size_t>(j) * stride;
+        __m256 acc = _mm256_mul_ps(qv[0], load8(k));
+        for (int l = 1; l < lanes; ++l) acc = _mm256_fmadd_ps(qv[l], load8(k + 8 * l), acc);
+        scores[j] = sum8(acc);
+        top = std::fmax(top, scores[j]);
+    }
+    __m256 sums = _mm256_setzero_ps();
+    j = 0;
+    for (; j + 8 <= length; j += 8) {
+        const __m256 e = expAvx2(_mm256_sub_ps(_mm256_loadu_ps(scores + j), _mm256_set1_ps(top)));
+        _mm256_storeu_ps(scores + j, e);
+        sums = _mm256_add_ps(sums, e);
+    }
+    float sum = sum8(sums);
+    for (; j < length; ++j) sum += scores[j] = expApprox(scores[j] - top);
+    const float inv = 1.0f / sum;
+    __m256 acc[16];
+    for (int l = 0; l < lanes; ++l) acc[l] = _mm256_setzero_ps();
+    for (int p = 0; p < length; ++p) {
+        const __m256 w = _mm256_set1_ps(scores[p] * inv);
+        const T* v = values + static_cast<std::size_t>(p) * stride;
+        for (int l = 0; l < lanes; ++l) acc[l] = _mm256_fmadd_ps(w, load8(v + 8 * l), acc[l]);
+    }
+    for (int l = 0; l < lanes; ++l) _mm256_storeu_ps(out + 8 * l, acc[l]);
+}
 #endif
 
 } // namespace
@@ -265,57 +362,61 @@ void attendPortable(const float* q, const T* keys, const T* values, int stride, 
 
 template <typename T>
 void attend(const float* q, const T* keys, const T* values, int stride, int headDim, int length, float scale,
-            float* scores, float* out, bool avx512)
+            float* scores, float* out, VectorIsa isa)
 {
 #ifdef COUPLET_X86_KERNELS
-    if (avx512 && headDim % 16 == 0 && headDim <= 128) {
+    if (isa == VectorIsa::Avx512 && headDim % 16 == 0 && headDim <= 128) {
         attendAvx512(q, keys, values, stride, headDim, length, scale, scores, out);
         return;
     }
+    if (isa != VectorIsa::Portable && headDim % 8 == 0 && headDim <= 128) {
+        attendAvx2(q, keys, values, stride, headDim, length, scale, scores, out);
+        return;
+    }
 #endif
-    (void)avx512;
+    (void)isa;
     attendPortable(q, keys, values, stride, headDim, length, scale, scores, out);
 }
 
 template <typename T>
 bool attendRow(const float* q, const T* keys, const T* values, int width, int heads, int length, float scale,
-               float* scores, float* out, bool avx512)
+               float* scores, float* out, VectorIsa isa)
 {
 #ifdef COUPLET_X86_KERNELS
-    if (avx512 && heads > 0 && width % (16 * heads) == 0 && width <= 256 && 16 % heads == 0) {
+    if (isa == VectorIsa::Avx512 && heads > 0 && width % (16 * heads) == 0 && width <= 256 && 16 % heads == 0) {
         attendRowAvx512(q, keys, values, width, heads, length, scale, scores, out);
         return true;
     }
 #endif
     (void)q, (void)keys, (void)values, (void)width, (void)heads, (void)length, (void)scale, (void)scores, (void)out,
-        (void)avx512;
+        (void)isa;
     return false;
 }
 
 } // namespace
 
 bool attendAllHeads(const float* q, const float* keys, const float* values, int width, int heads, int length,
-                    float scale, float* scores, float* out, bool avx512)
+                    float scale, float* scores, float* out, VectorIsa isa)
 {
-    return attendRow(q, keys, values, width, heads, length, scale, scores, out, avx512);
+    return attendRow(q, keys, values, width, heads, length, scale, scores, out, isa);
 }
 
 bool attendAllHeads(const float* q, const std::uint16_t* keys, const std::uint16_t* values, int width, int heads,
-                    int length, float scale, float* scores, float* out, bool avx512)
+                    int length, float scale, float* scores, float* out, VectorIsa isa)
 {
-    return attendRow(q, keys, values, width, heads, length, scale, scores, out, avx512);
+    return attendRow(q, keys, values, width, heads, length, scale, scores, out, isa);
 }
 
 void attendHead(const float* q, const float* keys, const float* values, int stride, int headDim, int length, float scale,
-                float* scores, float* out, bool avx512)
+                float* scores, float* out, VectorIsa isa)
 {
-    attend(q, keys, values, stride, headDim, length, scale, scores, out, avx512);
+    attend(q, keys, values, stride, headDim, length, scale, scores, out, isa);
 }
 
 void attendHead(const float* q, const std::uint16_t* keys, const std::uint16_t* values, int stride, int headDim,
-                int length, float scale, float* scores, float* out, bool avx512)
+                int length, float scale, float* scores, float* out, VectorIsa isa)
 {
-    attend(q, keys, values, stride, headDim, length, scale, scores, out, avx512);
+    attend(q, keys, values, stride, headDim, length, scale, scores, out, isa);
 }
 
 void layerNorm(const float* x, const float* gain, const float* bias, float* y, int n, float eps)
@@ -331,15 +432,19 @@ void layerNorm(const float* x, const float* gain, const float* bias, float* y, i
     for (int i = 0; i < n; ++i) y[i] = (x[i] - mean) * inv * gain[i] + bias[i];
 }
 
-void geluInPlace(float* x, int n, bool avx512)
+void geluInPlace(float* x, int n, VectorIsa isa)
 {
 #ifdef COUPLET_X86_KERNELS
-    if (avx512) {
+    if (isa == VectorIsa::Avx512) {
         geluAvx512(x, n);
         return;
     }
+    if (isa == VectorIsa::Avx2) {
+        geluAvx2(x, n);
+        return;
+    }
 #endif
-    (void)avx512;
+    (void)isa;
     for (int i = 0; i < n; ++i) x[i] = 0.5f * x[i] * (1.0f + erfApprox(x[i] * 0.70710678118654752f));
 }
 

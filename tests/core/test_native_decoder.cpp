@@ -15,6 +15,7 @@
 
 #include <check.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -110,6 +111,22 @@ COUPLET_TEST(fp32MatchesLibtorchOnThePortableKernels)
     CHECK(d < 1e-4);
 }
 
+// The AVX2 kernels (what a CPU without AVX-512 runs), wherever this CPU has AVX2.
+COUPLET_TEST(fp32MatchesLibtorchOnTheAvx2Kernels)
+{
+    if (!CpuKernels::avx2Only().avx2) {
+        std::cout << "no AVX2 on this CPU: nothing to compare\n";
+        return;
+    }
+    Lm lm = tinyLm();
+    TorchDecoder reference(lm, torch::kCPU);
+    NativeDecoder native(lm->config(), nativeWeightsOf(*lm), NativePrecision::Fp32, CpuKernels::avx2Only());
+    CHECK_EQ(native.kernelName(), std::string("avx2"));
+    const double d = largestDifference(reference, native);
+    std::cout << "fp32 avx2 kernels: largest logit difference " << d << '\n';
+    CHECK(d < 1e-4);
+}
+
 namespace {
 
 struct Tolerances {
@@ -133,12 +150,174 @@ void checkPrecision(NativePrecision precision, Tolerances t)
     std::cout << nameOf(precision) << " (" << fast.kernelName() << ") vs fp32: " << toFp32 << "; vs portable: " << kernels
               << '\n';
     CHECK(toFp32 < t.toFp32);
-    CHECK(kernels < t.kernels);
+    // The AVX2 bf16 kernels multiply the fp32 activations, not bf16-rounded
+    // ones: they are compared with fp32 only (and, product by product, in
+    // avx2ProductsMatchAReference).
+    const bool sameRounding = precision != NativePrecision::Bf16
+        || usesBf16Activations(CpuKernels::detect()) == usesBf16Activations(CpuKernels::portable());
+    if (sameRounding) CHECK(kernels < t.kernels);
     CHECK(fast.weightBytes() < fp32.weightBytes() * t.weightShare);
     CHECK_EQ(fast.bytesPerRow() * 2, fp32.bytesPerRow()); // bf16 keys and values
+    if (CpuKernels::avx2Only().avx2) {
+        NativeDecoder avx2(lm->config(), w, precision, CpuKernels::avx2Only());
+        const double d = largestDifference(fp32, avx2);
+        std::cout << nameOf(precision) << " (" << avx2.kernelName() << ") vs fp32: " << d << '\n';
+        CHECK(d < t.toFp32);
+    }
+}
+
+// y = x W^T + b in double from the weights as `precision` stores them
+// (bf16: rounded), added to y0 where `accumulate`.
+std::vector<float> referenceProduct(const std::vector<float>& weight, const std::vector<float>& bias,
+                                    const std::vector<float>& x, int rows, int in, int out, NativePrecision precision,
+                                    const std::vector<float>& y0, bool accumulate)
+{
+    std::vector<float> y(static_cast<std::size_t>(rows) * out);
+    for (int r = 0; r < rows; ++r)
+        for (int o = 0; o < out; ++o) {
+            double sum = bias[static_cast<std::size_t>(o)];
+            for (int k = 0; k < in; ++k) {
+                float wv = weight[static_cast<std::size_t>(o) * in + k];
+                if (precision == NativePrecision::Bf16) wv = fromBf16(toBf16(wv));
+                sum += static_cast<double>(wv) * x[static_cast<std::size_t>(r) * in + k];
+            }
+            const std::size_t i = static_cast<std::size_t>(r) * out + o;
+            y[i] = static_cast<float>(sum + (accumulate ? y0[i] : 0.0));
+        }
+    return y;
 }
 
 } // namespace
+
+// The int8 product as its kernels define it: activations and weights
+// dequantised (x = low + step q, w = column scale x q) and multiplied in double.
+std::vector<float> int8Reference(const PackedLinear& packed, const std::vector<std::uint8_t>& xq,
+                                 const std::vector<float>& step, const std::vector<float>& low, int rows,
+                                 const std::vector<float>& y0, bool accumulate)
+{
+    const int in = packed.in(), out = packed.out(), lanes = PackedLinear::kPanel;
+    std::vector<float> y(static_cast<std::size_t>(rows) * out);
+    for (int r = 0; r < rows; ++r)
+        for (int o = 0; o < out; ++o) {
+            const std::int8_t* panel = packed.panelInt8(o / lanes);
+            double sum = packed.bias()[o];
+            for (int k = 0; k < in; ++k) {
+                const double xv = low[static_cast<std::size_t>(r)] + step[static_cast<std::size_t>(r)] * xq[static_cast<std::size_t>(r) * in + k];
+                const double wv = packed.scale()[o] * panel[((k / 4) * lanes + o % lanes) * 4 + k % 4];
+                sum += xv * wv;
+            }
+            const std::size_t i = static_cast<std::size_t>(r) * out + o;
+            y[i] = static_cast<float>(sum + (accumulate ? y0[i] : 0.0));
+        }
+    return y;
+}
+
+// every row-tile shape they pick (6, 2 and 4 rows and their tails, the one- and two-row forms),
+// every row-tile shape they pick (1, 2, 6 rows and the 1-5 row tails),
+// a last panel that is partly padding, and both store modes.
+COUPLET_TEST(avx2ProductsMatchAReference)
+{
+    const CpuKernels cpu = CpuKernels::avx2Only();
+    if (!cpu.avx2) {
+        std::cout << "no AVX2 on this CPU: nothing to compare\n";
+        return;
+    }
+    torch::manual_seed(5);
+    const int in = 48, out = 37 + 5 * PackedLinear::kPanel;
+    const auto wt = torch::randn({out, in}), bt = torch::randn({out});
+    const std::vector<float> weight(wt.data_ptr<float>(), wt.data_ptr<float>() + wt.numel());
+    const std::vector<float> bias(bt.data_ptr<float>(), bt.data_ptr<float>() + bt.numel());
+    int checked = 0;
+    for (const NativePrecision precision : {NativePrecision::Fp32, NativePrecision::Bf16, NativePrecision::Int8}) {
+        const PackedLinear packed(weight.data(), bias.data(), in, out, precision);
+        for (const int rows : {1, 2, 3, 4, 5, 6, 7, 11, 12}) {
+            const auto xt = torch::randn({rows, in});
+            const std::vector<float> x(xt.data_ptr<float>(), xt.data_ptr<float>() + xt.numel());
+            for (const bool accumulate : {false, true}) {
+                std::vector<float> y(static_cast<std::size_t>(rows) * out);
+                for (std::size_t i = 0; i < y.size(); ++i) y[i] = 0.01f * static_cast<float>(i % 7);
+                std::vector<std::uint8_t> xq(x.size());
+                std::vector<float> step(static_cast<std::size_t>(rows)), low(step.size());
+                quantizeRows(cpu, x.data(), rows, in, xq.data(), step.data(), low.data());
+                CHECK(*std::max_element(xq.begin(), xq.end()) == 255); // 8 bits: where vpmaddubsw's pair sums could saturate
+                const std::vector<float> want = precision == NativePrecision::Int8
+                    ? int8Reference(packed, xq, step, low, rows, y, accumulate)
+                    : referenceProduct(weight, bias, x, rows, in, out, precision, y, accumulate);
+                LinearCall call;
+                call.xq = xq.data();
+                call.xScale = step.data();
+                call.xLow = low.data();
+                call.x = x.data();
+                call.ldx = in;
+                call.rows = rows;
+                call.y = y.data();
+                call.ldy = out;
+                call.accumulate = accumulate;
+                call.panelEnd = packed.panels();
+                runLinear(cpu, packed, call);
+                CHECK(maxDiff(want, y) < 1e-4);
+                ++checked;
+            }
+        }
+    }
+    CHECK_EQ(checked, 54);
+}
+
+// The AVX2 attention of one head against the portable one: head widths 8
+// to 128, lengths around its 4- and 8-position blocks, fp32 and bf16 keys.
+COUPLET_TEST(avx2AttentionMatchesPortable)
+{
+    if (!CpuKernels::avx2Only().avx2) {
+        std::cout << "no AVX2 on this CPU: nothing to compare\n";
+        return;
+    }
+    torch::manual_seed(4);
+    int checked = 0;
+    for (const int hd : {8, 16, 32, 64, 128}) {
+        for (const int length : {1, 3, 4, 5, 7, 8, 9, 17, 96}) {
+            const int stride = 2 * hd;
+            const auto q = torch::randn({hd});
+            const auto k = torch::randn({length, stride}) * 2;
+            const auto v = torch::randn({length, stride});
+            std::vector<std::uint16_t> kb(static_cast<std::size_t>(length * stride)), vb(kb.size());
+            for (std::size_t i = 0; i < kb.size(); ++i) {
+                kb[i] = toBf16(k.data_ptr<float>()[i]);
+                vb[i] = toBf16(v.data_ptr<float>()[i]);
+            }
+            std::vector<float> scratch(static_cast<std::size_t>(length + 16)), want(hd), got(hd), wantB(hd), gotB(hd);
+            attendHead(q.data_ptr<float>(), k.data_ptr<float>(), v.data_ptr<float>(), stride, hd, length, 0.125f,
+                       scratch.data(), want.data(), VectorIsa::Portable);
+            attendHead(q.data_ptr<float>(), k.data_ptr<float>(), v.data_ptr<float>(), stride, hd, length, 0.125f,
+                       scratch.data(), got.data(), VectorIsa::Avx2);
+            attendHead(q.data_ptr<float>(), kb.data(), vb.data(), stride, hd, length, 0.125f, scratch.data(),
+                       wantB.data(), VectorIsa::Portable);
+            attendHead(q.data_ptr<float>(), kb.data(), vb.data(), stride, hd, length, 0.125f, scratch.data(), gotB.data(),
+                       VectorIsa::Avx2);
+            const double d = std::max(maxDiff(want, got), maxDiff(wantB, gotB));
+            if (d >= 1e-5) std::cout << "head width " << hd << ", length " << length << ": " << d << '\n';
+            CHECK(d < 1e-5);
+            ++checked;
+        }
+    }
+    CHECK_EQ(checked, 45);
+}
+
+// GELU's AVX2 form against the portable loop, across its range and a tail.
+COUPLET_TEST(avx2GeluMatchesPortable)
+{
+    if (!CpuKernels::avx2Only().avx2) {
+        std::cout << "no AVX2 on this CPU: nothing to compare\n";
+        return;
+    }
+    std::vector<float> a(1003);
+    for (std::size_t i = 0; i < a.size(); ++i) a[i] = -9.0f + 0.018f * static_cast<float>(i);
+    std::vector<float> b = a;
+    geluInPlace(a.data(), static_cast<int>(a.size()), VectorIsa::Portable);
+    geluInPlace(b.data(), static_cast<int>(b.size()), VectorIsa::Avx2);
+    CHECK(maxDiff(a, b) < 1e-6);
+    CHECK(std::abs(b[500] - 0.0f) < 1e-6); // x = 0
+    CHECK(std::abs(b[1002] - 9.036f) < 1e-3); // GELU(x) = x for large x
+}
 
 // bf16 rounds weights and activations to bf16.
 COUPLET_TEST(bf16KernelsAgreeAndStayCloseToFp32)
@@ -156,7 +335,7 @@ COUPLET_TEST(int8KernelsAgreeAndStayCloseToFp32)
 
 // A product on a row of zeros, a row with one large value and a row of
 // equal values: quantisation keeps the exact cases exact (a row's minimum
-// and maximum map to 0 and 255; a constant row is its minimum) on both kernels.
+// and maximum map to 0 and 255; a constant row is its minimum) on each kernel set.
 COUPLET_TEST(int8QuantisationHandlesEdgeRows)
 {
     const int in = 32, out = 20;
@@ -169,7 +348,7 @@ COUPLET_TEST(int8QuantisationHandlesEdgeRows)
     std::vector<float> x(3 * in, 0.0f);
     x[static_cast<std::size_t>(in) + 3] = -1000.0f;
     for (int k = 0; k < in; ++k) x[static_cast<std::size_t>(2 * in + k)] = 0.25f;
-    for (const CpuKernels cpu : {CpuKernels::detect(), CpuKernels::portable()}) {
+    for (const CpuKernels cpu : {CpuKernels::detect(), CpuKernels::avx2Only(), CpuKernels::portable()}) {
         std::vector<std::uint8_t> xq(x.size());
         std::vector<float> scale(3), low(3), y(3 * out, -1.0f);
         quantizeRows(cpu, x.data(), 3, in, xq.data(), scale.data(), low.data());
@@ -258,7 +437,7 @@ COUPLET_TEST(allHeadsAttentionMatchesPerHeadAttention)
     if (!CpuKernels::detect().avx512) {
         std::cout << "no AVX-512 on this CPU: the all-heads kernel must decline\n";
         std::vector<float> x(64, 0.5f), s(64 * 4), o(64);
-        CHECK(!attendAllHeads(x.data(), x.data(), x.data(), 64, 4, 1, 1.0f, s.data(), o.data(), false));
+        CHECK(!attendAllHeads(x.data(), x.data(), x.data(), 64, 4, 1, 1.0f, s.data(), o.data(), VectorIsa::Avx2));
         return;
     }
     torch::manual_seed(3);
@@ -279,14 +458,14 @@ COUPLET_TEST(allHeadsAttentionMatchesPerHeadAttention)
                 wantB(width), gotB(width);
             for (int h = 0; h < heads; ++h) {
                 attendHead(q.data_ptr<float>() + h * hd, k.data_ptr<float>() + h * hd, v.data_ptr<float>() + h * hd, width,
-                           hd, length, 0.125f, scratch.data(), want.data() + h * hd, false);
+                           hd, length, 0.125f, scratch.data(), want.data() + h * hd, VectorIsa::Portable);
                 attendHead(q.data_ptr<float>() + h * hd, kb.data() + h * hd, vb.data() + h * hd, width, hd, length, 0.125f,
-                           scratch.data(), wantB.data() + h * hd, false);
+                           scratch.data(), wantB.data() + h * hd, VectorIsa::Portable);
             }
             CHECK(attendAllHeads(q.data_ptr<float>(), k.data_ptr<float>(), v.data_ptr<float>(), width, heads, length,
-                                 0.125f, scratch.data(), got.data(), true));
+                                 0.125f, scratch.data(), got.data(), VectorIsa::Avx512));
             CHECK(attendAllHeads(q.data_ptr<float>(), kb.data(), vb.data(), width, heads, length, 0.125f, scratch.data(),
-                                 gotB.data(), true));
+                                 gotB.data(), VectorIsa::Avx512));
             const double d = std::max(maxDiff(want, got), maxDiff(wantB, gotB));
             if (d >= 1e-5) std::cout << "width " << width << ", " << heads << " heads, length " << length << ": " << d << '\n';
             CHECK(d < 1e-5);
