@@ -460,6 +460,25 @@ COUPLET_AVX512BF16 void bf16Round(const float* x, std::uint16_t* out, int count)
     for (; i < count; ++i) out[i] = toBf16(x[i]);
 }
 
+// toBf16 8 at a time: round to nearest even by integer arithmetic, a NaN
+// kept a NaN (quiet bit set), then the upper halves packed.
+COUPLET_AVX2 void bf16RoundAvx2(const float* x, std::uint16_t* out, int count)
+{
+    const __m256i one = _mm256_set1_epi32(1), bias = _mm256_set1_epi32(0x7fff);
+    const __m256i magnitude = _mm256_set1_epi32(0x7fffffff), infinity = _mm256_set1_epi32(0x7f800000);
+    int i = 0;
+    for (; i + 8 <= count; i += 8) {
+        const __m256i bits = _mm256_castps_si256(_mm256_loadu_ps(x + i));
+        const __m256i rounded = _mm256_add_epi32(bits, _mm256_add_epi32(bias, _mm256_and_si256(_mm256_srli_epi32(bits, 16), one)));
+        const __m256i nan = _mm256_cmpgt_epi32(_mm256_and_si256(bits, magnitude), infinity);
+        const __m256i quiet = _mm256_or_si256(bits, _mm256_set1_epi32(0x400000));
+        const __m256i high = _mm256_srli_epi32(_mm256_blendv_epi8(rounded, quiet, nan), 16);
+        const __m128i packed = _mm_packus_epi32(_mm256_castsi256_si128(high), _mm256_extracti128_si256(high, 1));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), packed);
+    }
+    for (; i < count; ++i) out[i] = toBf16(x[i]);
+}
+
 #endif // COUPLET_X86_KERNELS
 
 } // namespace
@@ -531,6 +550,10 @@ void roundToBf16(const CpuKernels& cpu, const float* x, std::uint16_t* out, int 
 #ifdef COUPLET_X86_KERNELS
     if (cpu.avx512bf16) {
         bf16Round(x, out, count);
+        return;
+    }
+    if (cpu.avx2) {
+        bf16RoundAvx2(x, out, count);
         return;
     }
 #endif

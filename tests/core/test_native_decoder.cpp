@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 using namespace couplet;
@@ -300,6 +301,25 @@ COUPLET_TEST(avx2AttentionMatchesPortable)
         }
     }
     CHECK_EQ(checked, 45);
+}
+
+// The KV cache's bf16 rounding on each kernel set against toBf16: ties to
+// even, both signs, infinities, NaNs (kept NaN), denormals, and a tail.
+COUPLET_TEST(bf16RoundingMatchesToBf16OnEveryKernelSet)
+{
+    std::vector<float> x;
+    for (int i = -600; i < 600; ++i) x.push_back(static_cast<float>(i) * 0.37f + 1.0f / 3.0f);
+    for (const std::uint32_t bits : {0x3f808000u, 0x3f818000u, 0xbf808000u, 0x7f800000u, 0xff800000u, 0x7fc00000u,
+                                     0x7f800001u, 0xffffffffu, 0x00000001u, 0x807fffffu, 0x7f7fffffu}) {
+        float f;
+        std::memcpy(&f, &bits, sizeof f);
+        x.push_back(f);
+    }
+    for (const CpuKernels cpu : {CpuKernels::detect(), CpuKernels::avx2Only(), CpuKernels::portable()}) {
+        std::vector<std::uint16_t> got(x.size());
+        roundToBf16(cpu, x.data(), got.data(), static_cast<int>(x.size()));
+        for (std::size_t i = 0; i < x.size(); ++i) CHECK_EQ(got[i], toBf16(x[i]));
+    }
 }
 
 // GELU's AVX2 form against the portable loop, across its range and a tail.
