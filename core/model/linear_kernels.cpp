@@ -68,6 +68,25 @@ void portableTile(const PackedLinear& w, const LinearCall& c, int r0, int rows, 
     for (int r = 0; r < rows; ++r) store(w, c, r0 + r, p * kLanes, sums[r]);
 }
 
+// A row's int8 quantisation around its vector loops: the minimum and
+// maximum of [from, k) folded into mn and mx, then the step and minimum
+// stored; and the scalar quantisation of [from, k).
+inline float rowStep(const float* xr, int from, int k, float mn, float mx, float& scale, float& low)
+{
+    for (int j = from; j < k; ++j) {
+        mn = std::min(mn, xr[j]);
+        mx = std::max(mx, xr[j]);
+    }
+    scale = mx > mn ? (mx - mn) / 255.0f : 1.0f;
+    low = mn;
+    return scale;
+}
+
+inline void quantizeTail(const float* xr, std::uint8_t* q, int from, int k, float low, float step)
+{
+    for (int i = from; i < k; ++i) q[i] = static_cast<std::uint8_t>(std::clamp(std::nearbyint((xr[i] - low) / step), 0.0f, 255.0f));
+}
+
 #ifdef COUPLET_X86_KERNELS
 
 #define COUPLET_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,fma")))
@@ -172,7 +191,7 @@ COUPLET_AVX512VNNI void int8Tile(const PackedLinear& w, const LinearCall& c, int
     storeTile<R, P>(w, c, r0, p0, sums);
 }
 
-COUPLET_AVX512 void int8Quantize(const float* x, int rows, int k, std::uint8_t* out, float* scale, float* low, float levels)
+COUPLET_AVX512 void int8Quantize(const float* x, int rows, int k, std::uint8_t* out, float* scale, float* low)
 {
     for (int r = 0; r < rows; ++r) {
         const float* xr = x + static_cast<std::size_t>(r) * k;
@@ -184,20 +203,13 @@ COUPLET_AVX512 void int8Quantize(const float* x, int rows, int k, std::uint8_t* 
             lo = _mm512_min_ps(lo, v);
             hi = _mm512_max_ps(hi, v);
         }
-        float mn = _mm512_reduce_min_ps(lo), mx = _mm512_reduce_max_ps(hi);
-        for (int j = i; j < k; ++j) {
-            mn = std::min(mn, xr[j]);
-            mx = std::max(mx, xr[j]);
-        }
-        const float s = mx > mn ? (mx - mn) / levels : 1.0f;
-        scale[r] = s;
-        low[r] = mn;
-        const __m512 inv = _mm512_set1_ps(1.0f / s), base = _mm512_set1_ps(mn);
+        const float s = rowStep(xr, i, k, _mm512_reduce_min_ps(lo), _mm512_reduce_max_ps(hi), scale[r], low[r]);
+        const __m512 inv = _mm512_set1_ps(1.0f / s), base = _mm512_set1_ps(low[r]);
         for (i = 0; i + 16 <= k; i += 16) {
             const __m512i v = _mm512_cvtps_epi32(_mm512_mul_ps(_mm512_sub_ps(_mm512_loadu_ps(xr + i), base), inv));
             _mm_storeu_si128(reinterpret_cast<__m128i*>(q + i), _mm512_cvtusepi32_epi8(_mm512_max_epi32(v, _mm512_setzero_si512())));
         }
-        for (; i < k; ++i) q[i] = static_cast<std::uint8_t>(std::clamp(std::nearbyint((xr[i] - mn) / s), 0.0f, levels));
+        quantizeTail(xr, q, i, k, low[r], s);
     }
 }
 
@@ -351,7 +363,7 @@ COUPLET_AVX2 void runInt8Avx2(const PackedLinear& w, const LinearCall& c)
     }
 }
 
-COUPLET_AVX2 void int8QuantizeAvx2(const float* x, int rows, int k, std::uint8_t* out, float* scale, float* low, float levels)
+COUPLET_AVX2 void int8QuantizeAvx2(const float* x, int rows, int k, std::uint8_t* out, float* scale, float* low)
 {
     for (int r = 0; r < rows; ++r) {
         const float* xr = x + static_cast<std::size_t>(r) * k;
@@ -366,23 +378,16 @@ COUPLET_AVX2 void int8QuantizeAvx2(const float* x, int rows, int k, std::uint8_t
         alignas(32) float los[8], his[8];
         _mm256_store_ps(los, lo);
         _mm256_store_ps(his, hi);
-        float mn = *std::min_element(los, los + 8), mx = *std::max_element(his, his + 8);
-        for (int j = i; j < k; ++j) {
-            mn = std::min(mn, xr[j]);
-            mx = std::max(mx, xr[j]);
-        }
-        const float s = mx > mn ? (mx - mn) / levels : 1.0f;
-        scale[r] = s;
-        low[r] = mn;
-        const __m256 inv = _mm256_set1_ps(1.0f / s), base = _mm256_set1_ps(mn);
+        const float s = rowStep(xr, i, k, *std::min_element(los, los + 8), *std::max_element(his, his + 8), scale[r], low[r]);
+        const __m256 inv = _mm256_set1_ps(1.0f / s), base = _mm256_set1_ps(low[r]);
         for (i = 0; i + 8 <= k; i += 8) {
             __m256i v = _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_sub_ps(_mm256_loadu_ps(xr + i), base), inv));
-            v = _mm256_min_epi32(_mm256_max_epi32(v, _mm256_setzero_si256()), _mm256_set1_epi32(static_cast<int>(levels)));
+            v = _mm256_min_epi32(_mm256_max_epi32(v, _mm256_setzero_si256()), _mm256_set1_epi32(255));
             // 8 int32 -> 8 bytes: pack to int16, then to unsigned bytes (in range, so no saturation).
             const __m128i w16 = _mm_packus_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
             _mm_storel_epi64(reinterpret_cast<__m128i*>(q + i), _mm_packus_epi16(w16, w16));
         }
-        for (; i < k; ++i) q[i] = static_cast<std::uint8_t>(std::clamp(std::nearbyint((xr[i] - mn) / s), 0.0f, levels));
+        quantizeTail(xr, q, i, k, low[r], s);
     }
 }
 
@@ -563,26 +568,21 @@ void roundToBf16(const CpuKernels& cpu, const float* x, std::uint16_t* out, int 
 
 void quantizeRows(const CpuKernels& cpu, const float* x, int rows, int k, std::uint8_t* out, float* scale, float* low)
 {
-    constexpr float levels = 255.0f;
 #ifdef COUPLET_X86_KERNELS
     if (cpu.avx512) {
-        int8Quantize(x, rows, k, out, scale, low, levels);
+        int8Quantize(x, rows, k, out, scale, low);
         return;
     }
     if (cpu.avx2) {
-        int8QuantizeAvx2(x, rows, k, out, scale, low, levels);
+        int8QuantizeAvx2(x, rows, k, out, scale, low);
         return;
     }
 #endif
     (void)cpu;
     for (int r = 0; r < rows; ++r) {
         const float* xr = x + static_cast<std::size_t>(r) * k;
-        const auto [mn, mx] = std::minmax_element(xr, xr + k);
-        const float s = *mx > *mn ? (*mx - *mn) / levels : 1.0f;
-        scale[r] = s;
-        low[r] = *mn;
-        for (int i = 0; i < k; ++i)
-            out[static_cast<std::size_t>(r) * k + i] = static_cast<std::uint8_t>(std::clamp(std::nearbyint((xr[i] - *mn) / s), 0.0f, levels));
+        const float s = rowStep(xr, 0, k, xr[0], xr[0], scale[r], low[r]);
+        quantizeTail(xr, out + static_cast<std::size_t>(r) * k, 0, k, low[r], s);
     }
 }
 
