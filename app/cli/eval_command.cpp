@@ -18,6 +18,7 @@
 #include <cmath>
 #include <fstream>
 #include <iomanip>
+#include <map>
 #include <iostream>
 
 namespace couplet::cli {
@@ -25,6 +26,7 @@ namespace {
 
 struct EvalPair {
     std::string upper, lower;
+    std::string source; // corpus of a validation pair ("modern", "verse-song" ...); empty for --pairs
 };
 
 std::vector<EvalPair> readPairsFile(const std::filesystem::path& path, std::size_t& skipped)
@@ -43,7 +45,7 @@ std::vector<EvalPair> readPairsFile(const std::filesystem::path& path, std::size
             ++skipped;
             continue;
         }
-        out.push_back({line.substr(0, tab), line.substr(tab + 1)});
+        out.push_back({line.substr(0, tab), line.substr(tab + 1), {}});
     }
     return out;
 }
@@ -53,7 +55,7 @@ std::vector<EvalPair> validationPairs(const std::filesystem::path& dataDir)
     std::vector<EvalPair> out;
     const auto data = TrainingData::load(dataDir);
     for (const auto& s : data.sources())
-        for (const auto& p : s.valid) out.push_back({utf8::encode(p.upper), utf8::encode(p.lower)});
+        for (const auto& p : s.valid) out.push_back({utf8::encode(p.upper), utf8::encode(p.lower), s.name});
     return out;
 }
 
@@ -62,11 +64,16 @@ struct Scores {
     double samePosition = 0, sharedChars = 0, tone = 0;
     double seconds = 0, nll = 0;
     Bleu2 bleu;
+    struct Group {
+        std::size_t pairs = 0;
+        double samePosition = 0;
+    };
+    std::map<std::string, Group> bySource; // same-place per corpus (validation split only)
 };
 
 // Characters of the generated 下联 equal to the reference at the same
 // position, and the share of reference characters that appear anywhere.
-void addOverlap(Scores& s, const std::string& got, const std::string& want)
+void addOverlap(Scores& s, const std::string& got, const std::string& want, const std::string& source)
 {
     const auto g = utf8::decode(got), w = utf8::decode(want);
     std::size_t same = 0, shared = 0;
@@ -75,6 +82,11 @@ void addOverlap(Scores& s, const std::string& got, const std::string& want)
         if (g.find(w[i]) != std::u32string::npos) ++shared;
     }
     s.samePosition += w.empty() ? 0 : double(same) / double(w.size());
+    if (!source.empty()) {
+        auto& g = s.bySource[source];
+        ++g.pairs;
+        g.samePosition += w.empty() ? 0 : double(same) / double(w.size());
+    }
     s.sharedChars += w.empty() ? 0 : double(shared) / double(w.size());
     s.bleu.add(g, w);
 }
@@ -139,7 +151,11 @@ void printScores(const Scores& s, std::size_t pairs, std::size_t skipped, const 
               << "constraint violations  " << s.violations << "\n"
               << "reference 下联 ppl     " << std::exp(s.nll) << "\n"
               << "same char, same place  " << 100.0 * s.samePosition / n << " %\n"
-              << "reference chars used   " << 100.0 * s.sharedChars / n << " %\n"
+              << "reference chars used   " << 100.0 * s.sharedChars / n << " %\n";
+    for (const auto& [name, g] : s.bySource)
+        std::cout << "  same place, " << name << std::string(name.size() < 11 ? 11 - name.size() : 0, ' ')
+                  << 100.0 * g.samePosition / std::max<double>(1, double(g.pairs)) << " %  (" << g.pairs << " pairs)\n";
+    std::cout
               << "character BLEU-2       " << 100.0 * s.bleu.score() << "\n"
               << "平仄 score             " << 100.0 * s.tone / n << " %\n"
               << "last character forced  " << 100.0 * double(s.forcedEnds) / n << " %\n"
@@ -149,6 +165,9 @@ void printScores(const Scores& s, std::size_t pairs, std::size_t skipped, const 
 void writeJson(const std::string& file, const Scores& s, std::size_t pairs, const CoupletModel& model)
 {
     const double n = std::max<double>(1, static_cast<double>(s.generated));
+    nlohmann::json bySource = nlohmann::json::object();
+    for (const auto& [name, g] : s.bySource)
+        bySource[name] = {{"pairs", g.pairs}, {"same_position", g.samePosition / std::max<double>(1, double(g.pairs))}};
     const nlohmann::json j = {{"pairs", pairs},
                               {"generated", s.generated},
                               {"rejected", s.rejected},
@@ -156,6 +175,7 @@ void writeJson(const std::string& file, const Scores& s, std::size_t pairs, cons
                               {"violations", s.violations},
                               {"reference_perplexity", std::exp(s.nll)},
                               {"same_position", s.samePosition / n},
+                              {"same_position_by_source", bySource},
                               {"shared_chars", s.sharedChars / n},
                               {"bleu2", s.bleu.score()},
                               {"tone_score", s.tone / n},
@@ -172,7 +192,7 @@ void printHelp()
                  "  generates a 下联 (and 横批) for every 上联 and reports format validity, perplexity of the\n"
                  "  reference 下联, character overlap and BLEU-2 against it, the 平仄 score, the share of lines\n"
                  "  whose last character was forced where the model would have ended, and couplets per second.\n"
-                 "  --data uses the fixed validation split of a training data folder.\n"
+                 "  --data uses the fixed validation split of a training data folder, and gives same-place per corpus too.\n"
                  "couplet eval --prompts FILE.tsv [--count N] [--seeds N] [--keywords-must-appear] [--no-rerank]\n"
                  "  writes every prompt of a judged set (group<TAB>mode<TAB>text<TAB>length lines) and reports\n"
                  "  keyword coverage, the 平仄 score and distinct-2 across the candidates of a prompt.\n"
@@ -221,7 +241,7 @@ int runEval(Args& args)
         const auto problems = coupletViolations(results[i]);
         s.violations += problems.size();
         if (problems.empty()) ++s.valid;
-        addOverlap(s, results[i].lower, pairs[i].lower);
+        addOverlap(s, results[i].lower, pairs[i].lower, pairs[i].source);
         s.tone += scorer.toneScore(utf8::decode(results[i].upper), utf8::decode(results[i].lower));
         s.forcedEnds += results[i].forcedLineEnds > 0;
         if (shown++ < show)

@@ -20,7 +20,10 @@ int buildAlignTableCommand(Args& args)
     o.minCount = args.integer("min-count", o.minCount);
     o.alpha = args.number("alpha", o.alpha);
     o.weight = args.number("align-weight", o.weight);
-    o.logCount = args.value("align-score", "pmi") == "logcount";
+    const std::string score = args.value("align-score", "pmi");
+    if (score != "pmi" && score != "logcount") throw UsageError("--align-score must be pmi or logcount, not \"" + score + "\"");
+    o.logCount = score == "logcount";
+    o.byMix = args.flag("align-mix");
     args.finish();
     if (dataDir.empty()) throw UsageError("--align-table needs --data (the training data folder)");
     if (o.topK < 1 || o.minCount < 1 || !(o.alpha > 0) || o.weight < 0)
@@ -59,7 +62,9 @@ int runTrain(Args& args)
                      "  --fp32  every product in fp32\n"
                      "couplet train --out DIR --export TO [--fp32]   copy a trained model for shipping (fp16)\n"
                      "couplet train --data DIR --align-table OUT.tsv [--top-k 48] [--min-count 2] [--alpha 200]\n"
-                     "              [--align-weight W] [--align-score pmi|logcount]   the 对仗 table of the training split (ship as align.tsv)\n";
+                     "              [--align-weight W] [--align-score pmi|logcount] [--align-mix]\n"
+                     "              the 对仗 table of the training split (ship as align.tsv); --align-mix counts each\n"
+                     "              corpus by its share of the training mix instead of its size\n";
         return 0;
     }
     TrainOptions o;

@@ -54,24 +54,24 @@ AlignTable::Row& AlignTable::rowOf(char32_t c)
     return m_counts[c];
 }
 
-void AlignTable::addPair(const std::u32string& upper, const std::u32string& lower)
+void AlignTable::addPair(const std::u32string& upper, const std::u32string& lower, std::uint32_t times)
 {
     const std::size_t n = std::min(upper.size(), lower.size());
-    if (n == 0) return;
-    m_lines += 2;
-    ++rowOf(upper[n - 1]).atEnd;
-    ++rowOf(lower[n - 1]).atEnd;
+    if (n == 0 || times == 0) return;
+    m_lines += 2 * std::int64_t(times);
+    rowOf(upper[n - 1]).atEnd += times;
+    rowOf(lower[n - 1]).atEnd += times;
     for (std::size_t i = 0; i < n; ++i) {
         const char32_t a = upper[i], b = lower[i];
         if (isCoupletPunctuation(a) || isCoupletPunctuation(b) || a == b) continue;
-        ++m_positions;
+        m_positions += times;
         Row& row = rowOf(a);
-        ++row.asUpper;
-        ++rowOf(b).asLower;
+        row.asUpper += times;
+        rowOf(b).asLower += times;
         const std::uint64_t key = (std::uint64_t(a) << 32) | b;
         const auto [it, added] = m_pairIndex.try_emplace(key, static_cast<std::uint32_t>(row.cells.size()));
         if (added) row.cells.push_back({b, 0});
-        ++row.cells[it->second].count;
+        row.cells[it->second].count += times;
     }
 }
 
@@ -89,6 +89,7 @@ void AlignTable::prune(const BuildOptions& options)
     m_alpha = options.alpha;
     m_weight = options.weight;
     m_logCount = options.logCount;
+    m_byMix = options.byMix;
     m_pairIndex.clear();
     for (auto& [a, row] : m_counts) {
         std::erase_if(row.cells, [&](const Cell& c) { return c.count < static_cast<std::uint32_t>(options.minCount); });
@@ -107,8 +108,7 @@ void AlignTable::save(const std::filesystem::path& path) const
     std::ofstream out(path, std::ios::binary);
     if (!out) throw std::runtime_error("cannot write " + path.string());
     out << "@ positions=" << m_positions << " lines=" << m_lines << " alpha=" << m_alpha << " weight=" << m_weight
-        << " score=" << (m_logCount ? "logcount" : "pmi")
-        << '\n';
+        << " score=" << (m_logCount ? "logcount" : "pmi") << (m_byMix ? " mix=1" : "") << '\n';
     std::map<char32_t, const Row*> sorted;
     for (const auto& [a, row] : m_counts) sorted[a] = &row;
     for (const auto& [a, row] : sorted) {
@@ -141,6 +141,7 @@ AlignTable AlignTable::load(const std::filesystem::path& path)
             table.m_alpha = fields["alpha"];
             table.m_weight = fields.count("weight") ? fields["weight"] : table.m_weight;
             table.m_logCount = line.find("score=logcount") != std::string::npos;
+            table.m_byMix = fields.count("mix") && fields["mix"] != 0;
             continue;
         }
         std::istringstream fields(line);

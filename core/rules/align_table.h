@@ -33,10 +33,12 @@ public:
         double alpha = 200;   // smoothing pseudo-count (larger: rare rows count less)
         double weight = 0.5;  // default fusion weight written into the file
         bool logCount = false; // score log c(a,b) (log P(b|a) against one count) instead of the PMI
+        bool byMix = false;    // count each corpus by its share of the training mix, not its size
     };
 
-    // Counting: one call per training pair (lines of equal length).
-    void addPair(const std::u32string& upper, const std::u32string& lower);
+    // Counting: one call per training pair (lines of equal length), counted
+    // `times` times (a pair's weight in the training mix).
+    void addPair(const std::u32string& upper, const std::u32string& lower, std::uint32_t times = 1);
     // Prunes the counts to the options' top-K rows (call once, before save()).
     void prune(const BuildOptions& options);
 
@@ -81,6 +83,7 @@ private:
     double m_alpha = 200;
     double m_weight = 0.5;
     bool m_logCount = false;
+    bool m_byMix = false; // provenance only: the counts were weighted by the training mix
     std::vector<std::vector<Entry>> m_rows; // [vocab] after bind(), sorted by token
     std::vector<float> m_closing;           // [vocab] after bind()
 };

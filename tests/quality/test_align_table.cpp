@@ -1,6 +1,7 @@
 #include "tiny_model.h"
 
 #include "align_table.h"
+#include "align_table_builder.h"
 #include "couplet_model.h"
 #include "generate.h"
 #include "utf8.h"
@@ -89,6 +90,63 @@ COUPLET_TEST(tableCountsAlignedPairsAndSurvivesSaveAndLoad)
     CHECK_EQ(loaded.score(vocab.id(U'风'), qiu), 0.0f);
     CHECK_EQ(loaded.positions(), std::int64_t(17));
     CHECK(loaded.coupletScore(vocab.encode("春风"), vocab.encode("秋月")) > 0);
+}
+
+COUPLET_TEST(aPairCountedThreeTimesIsThreePairs)
+{
+    AlignTable once, thrice;
+    for (int k = 0; k < 3; ++k) once.addPair(U"春风", U"秋月");
+    once.addPair(U"红梅", U"绿柳");
+    thrice.addPair(U"春风", U"秋月", 3);
+    thrice.addPair(U"红梅", U"绿柳");
+    thrice.addPair(U"白雪", U"青山", 0); // counted no times: not counted
+    once.prune({});
+    thrice.prune({});
+    const auto dir = testing::freshTempDir("align-times");
+    once.save(dir / "once.tsv");
+    thrice.save(dir / "thrice.tsv");
+    auto read = [](const std::filesystem::path& p) {
+        std::ifstream in(p, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    CHECK_EQ(read(dir / "thrice.tsv"), read(dir / "once.tsv"));
+    CHECK(read(dir / "once.tsv").find("春\t3\t0\t0\t秋:3") != std::string::npos);
+}
+
+COUPLET_TEST(tableByMixCountsEachCorpusByItsShareOfTraining)
+{
+    // A data folder whose small "modern" corpus (drawn 55% of the time) pairs
+    // 春 with 秋, and whose ten times larger "verse-song" corpus (20%) pairs it
+    // with 冬. By size the verse wins; by the training mix the modern pair does.
+    const auto data = testing::freshTempDir("align-mix");
+    std::filesystem::create_directories(data / "couplets");
+    {
+        std::ofstream modern(data / "couplets" / "modern.tsv"), song(data / "couplets" / "verse-song.tsv");
+        for (int k = 0; k < 4; ++k) modern << "春风\t秋月\n";
+        for (int k = 0; k < 40; ++k) song << "春山\t冬水\n";
+    }
+    const auto corpora = TrainingData::load(data);
+    const Vocab vocab(std::vector<char32_t>{U'春', U'风', U'秋', U'月', U'山', U'冬', U'水'});
+    AlignTable::BuildOptions o;
+    o.logCount = true;
+    auto bySize = buildAlignTable(corpora, o);
+    o.byMix = true;
+    auto byMix = buildAlignTable(corpora, o);
+    // Reloaded, so that the header's mix=1 is read back too.
+    byMix.save(data / "mix.tsv");
+    byMix = AlignTable::load(data / "mix.tsv");
+    bySize.bind(vocab);
+    byMix.bind(vocab);
+    const int chun = vocab.id(U'春'), qiu = vocab.id(U'秋'), dong = vocab.id(U'冬');
+    CHECK(bySize.score(chun, dong) > bySize.score(chun, qiu));
+    CHECK(byMix.score(chun, qiu) > byMix.score(chun, dong));
+    // Per pair, modern weighs 0.55 / 4 against 0.2 / 40: 27.5 times, rounded to 28.
+    CHECK_EQ(byMix.positions(), std::int64_t(2 * (4 * 28 + 40)));
+    CHECK_EQ(bySize.positions(), std::int64_t(2 * (4 + 40)));
+    std::ifstream in(data / "mix.tsv");
+    std::string header;
+    std::getline(in, header);
+    CHECK(header.find(" mix=1") != std::string::npos);
 }
 
 COUPLET_TEST(badTableFileNamesTheLine)
