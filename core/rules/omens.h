@@ -14,10 +14,14 @@ namespace couplet {
 inline constexpr std::u32string_view kOmenCharacters = U"死丧亡殡葬棺坟墓尸鬼哭泣殇悼逝杀囚狱惨冥愁怨恨孤寂残泪悲哀痴";
 
 // Two-character words whose characters are fine alone (无 and 常, 离 and 世):
-// the second is not written right after the first in the same line.
-inline constexpr std::array<std::u32string_view, 17> kOmenWords = {
-    U"无常", U"归西", U"西归", U"永别", U"长眠", U"安息", U"断肠", U"驾鹤", U"作古",
-    U"诀别", U"离世", U"辞世", U"去世", U"过世", U"归天", U"黄泉", U"寿终",
+// the second is not written right after the first in the same line. Besides
+// death: heartlessness and broken bonds (无情, 无缘, 离别: 欣开好梦福无情 came
+// out for a wedding), ill fortune (薄命, 落魄, 末路), spring passing (落红),
+// and a shop's failure (破产, 倒闭, 亏本).
+inline constexpr std::array<std::u32string_view, 32> kOmenWords = {
+    U"无常", U"归西", U"西归", U"永别", U"长眠", U"安息", U"断肠", U"驾鹤", U"作古", U"诀别", U"离世",
+    U"辞世", U"去世", U"过世", U"归天", U"黄泉", U"寿终", U"无情", U"无缘", U"离别", U"别离", U"薄命",
+    U"短命", U"落魄", U"末路", U"穷途", U"凄凉", U"落红", U"破产", U"倒闭", U"亏本", U"赔本",
 };
 
 // Years of animals that are not in the cycle: asked for 龙年, the model

@@ -25,7 +25,7 @@ bool allows(const std::vector<int>& allowed, int token)
 }
 
 struct Rig {
-    Vocab vocab{std::vector<char32_t>{U'死', U'无', U'常', U'福', U'春', U'新', U'年', U'心', U'喜', U'离', U'世', U'安'}};
+    Vocab vocab{std::vector<char32_t>{U'死', U'无', U'常', U'福', U'春', U'新', U'年', U'心', U'喜', U'离', U'世', U'安', U'情'}};
     ToneTable tones;
     TokenClasses classes{vocab, tones};
     PhraseTrie trie; // empty: the 横批 is free
@@ -85,6 +85,22 @@ COUPLET_TEST(charactersOfMourningAreNotWritten)
     r.write(c, U"福春");
     c.advance(tok::kHengpi);
     CHECK(!allows(c.allowed(), r.id(U'死')) && allows(c.allowed(), r.id(U'安')));
+}
+
+// Not only death: 欣开好梦福无情 came out for a wedding.
+COUPLET_TEST(heartlessWordsAreNotWritten)
+{
+    const Rig r;
+    ConstraintSpec spec;
+    spec.length = 3;
+    CoupletConstraints c(r.classes, r.trie, spec);
+    CHECK(allows(c.allowed(), r.id(U'情'))); // fine alone
+    r.write(c, U"福无");
+    CHECK(!allows(c.allowed(), r.id(U'情'))); // 无情
+    CHECK(allows(c.allowed(), r.id(U'心')));  // 无心 is not on the list
+    r.write(c, U"心");
+    c.advance(tok::kLower);
+    r.write(c, U"情");                        // 情 after another character
 }
 
 COUPLET_TEST(theUsersOwnWordsStay)
