@@ -67,6 +67,7 @@ struct Scores {
     struct Group {
         std::size_t pairs = 0;
         double samePosition = 0;
+        double nll = 0; // of the corpus's reference 下联s
     };
     std::map<std::string, Group> bySource; // same-place per corpus (validation split only)
 };
@@ -100,7 +101,8 @@ struct PairRun {
 // Writes a 下联 for every 上联 on one scheduler (reranking sampledCandidates()
 // of each when asked) and returns the best per pair; empty 上联 = rejected.
 std::vector<Couplet> writeLowerLines(const CoupletModel& model, const std::vector<EvalPair>& pairs, const PairRun& run,
-                                     Scores& s, std::vector<TrainingExample>& references)
+                                     Scores& s, std::vector<TrainingExample>& references,
+                                     std::vector<std::string>& referenceSources)
 {
     auto decoder = model.makeDecoder();
     Scheduler scheduler(*decoder, SchedulerSettings{64, 0, 4096});
@@ -120,6 +122,7 @@ std::vector<Couplet> writeLowerLines(const CoupletModel& model, const std::vecto
             ++s.rejected;
             continue;
         }
+        referenceSources.push_back(pairs[i].source);
         references.push_back(TrainingData::lowerLineExample(
             {utf8::decode(pairs[i].upper), utf8::decode(pairs[i].lower), 0}, model.impl().vocab));
         for (int k = 0; k < sampledCandidates(spec); ++k) {
@@ -154,7 +157,8 @@ void printScores(const Scores& s, std::size_t pairs, std::size_t skipped, const 
               << "reference chars used   " << 100.0 * s.sharedChars / n << " %\n";
     for (const auto& [name, g] : s.bySource)
         std::cout << "  same place, " << name << std::string(name.size() < 11 ? 11 - name.size() : 0, ' ')
-                  << 100.0 * g.samePosition / std::max<double>(1, double(g.pairs)) << " %  (" << g.pairs << " pairs)\n";
+                  << 100.0 * g.samePosition / std::max<double>(1, double(g.pairs)) << " %  (" << g.pairs
+                  << " pairs, reference ppl " << std::exp(g.nll) << ")\n";
     std::cout
               << "character BLEU-2       " << 100.0 * s.bleu.score() << "\n"
               << "平仄 score             " << 100.0 * s.tone / n << " %\n"
@@ -167,7 +171,9 @@ void writeJson(const std::string& file, const Scores& s, std::size_t pairs, cons
     const double n = std::max<double>(1, static_cast<double>(s.generated));
     nlohmann::json bySource = nlohmann::json::object();
     for (const auto& [name, g] : s.bySource)
-        bySource[name] = {{"pairs", g.pairs}, {"same_position", g.samePosition / std::max<double>(1, double(g.pairs))}};
+        bySource[name] = {{"pairs", g.pairs},
+                          {"same_position", g.samePosition / std::max<double>(1, double(g.pairs))},
+                          {"reference_perplexity", std::exp(g.nll)}};
     const nlohmann::json j = {{"pairs", pairs},
                               {"generated", s.generated},
                               {"rejected", s.rejected},
@@ -226,12 +232,17 @@ int runEval(Args& args)
 
     Scores s;
     std::vector<TrainingExample> references;
+    std::vector<std::string> referenceSources;
     const auto start = std::chrono::steady_clock::now();
-    const auto results = writeLowerLines(*model, pairs, run, s, references);
+    const auto results = writeLowerLines(*model, pairs, run, s, references, referenceSources);
     s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     // Through the decoder that wrote the lines, so the figure is of the precision in use.
     auto scoring = model->makeDecoder();
     s.nll = decoderTargetNll(*scoring, references);
+    std::map<std::string, std::vector<TrainingExample>> bySource;
+    for (std::size_t i = 0; i < references.size(); ++i)
+        if (!referenceSources[i].empty()) bySource[referenceSources[i]].push_back(references[i]);
+    for (const auto& [name, examples] : bySource) s.bySource[name].nll = decoderTargetNll(*scoring, examples);
 
     const CoupletScorer scorer(model->impl().vocab, model->impl().tones, model->impl().align.get());
     int shown = 0;

@@ -1,7 +1,7 @@
-// `couplet eval --data DIR` reports same-place per corpus of the validation
-// split, and the corpora's figures, weighted by their pairs, make the overall
-// one. Runs the real CLI on a tiny random-weight model and a synthetic data
-// folder of two corpora.
+// `couplet eval --data DIR` reports same-place and reference perplexity per
+// corpus of the validation split, and the corpora's figures, weighted by their
+// pairs, make the overall ones. Runs the real CLI on a tiny random-weight
+// model and a synthetic data folder of two corpora.
 
 #include "tiny_model.h"
 #include "utf8.h"
@@ -72,4 +72,11 @@ COUPLET_TEST(evalReportsSamePlacePerCorpusThatAddsUpToTheWhole)
     CHECK(modern >= 0 && modern <= 1 && song >= 0 && song <= 1);
     CHECK_EQ(j.at("generated").get<int>(), 8);
     CHECK(std::abs((3 * modern + 5 * song) / 8 - j.at("same_position").get<double>()) < 1e-9);
+    // Every reference 下联 has as many targets (five characters and the end), so the
+    // overall mean log-likelihood is the pairs' weighted mean of the corpora's.
+    const double pplModern = bySource.at("modern").at("reference_perplexity").get<double>();
+    const double pplSong = bySource.at("verse-song").at("reference_perplexity").get<double>();
+    CHECK(pplModern > 1 && pplSong > 1);
+    CHECK(std::abs((3 * std::log(pplModern) + 5 * std::log(pplSong)) / 8 -
+                   std::log(j.at("reference_perplexity").get<double>())) < 1e-6);
 }
