@@ -95,7 +95,7 @@ void addOverlap(Scores& s, const std::string& got, const std::string& want, cons
 struct PairRun {
     bool greedy = false, rerank = false;
     std::uint64_t seed = 1;
-    float alignWeight = -1, lengthBias = -1;
+    float alignWeight = -1, lengthBias = -1, backwardWeight = -1;
 };
 
 // Writes a 下联 for every 上联 on one scheduler (reranking sampledCandidates()
@@ -115,6 +115,7 @@ std::vector<Couplet> writeLowerLines(const CoupletModel& model, const std::vecto
         spec.rerank = run.rerank;
         spec.alignWeight = run.alignWeight;
         spec.lengthBias = run.lengthBias;
+        spec.backwardWeight = run.backwardWeight;
         spec.sampling.greedy = run.greedy;
         // Seeds of different pairs never overlap, whatever the number of candidates.
         spec.sampling.seed = run.seed + i * static_cast<std::uint64_t>(sampledCandidates(spec));
@@ -194,7 +195,7 @@ void writeJson(const std::string& file, const Scores& s, std::size_t pairs, cons
 void printHelp()
 {
     std::cout << "couplet eval --pairs FILE.tsv | --data DIR  [--limit N] [--show N] [--greedy] [--rerank] [--seed N]\n"
-                 "             [--align-weight W] [--length-bias B] [--json FILE]\n"
+                 "             [--align-weight W] [--length-bias B] [--backward-weight W] [--json FILE]\n"
                  "  generates a 下联 (and 横批) for every 上联 and reports format validity, perplexity of the\n"
                  "  reference 下联, character overlap and BLEU-2 against it, the 平仄 score, the share of lines\n"
                  "  whose last character was forced where the model would have ended, and couplets per second.\n"
@@ -222,6 +223,7 @@ int runEval(Args& args)
     run.seed = static_cast<std::uint64_t>(args.integer("seed", 1));
     run.alignWeight = static_cast<float>(args.number("align-weight", -1));
     run.lengthBias = static_cast<float>(args.number("length-bias", -1));
+    run.backwardWeight = static_cast<float>(args.number("backward-weight", -1));
     if (pairsFile.empty() == dataDir.empty()) throw UsageError("give either --pairs FILE.tsv or --data DIR");
     auto model = loadModel(args);
     args.finish();

@@ -93,7 +93,7 @@ struct PromptRun {
     int count = 1, seeds = 1;
     std::uint64_t seed = 1;
     bool mustAppear = false, rerank = true;
-    float alignWeight = -1, lengthBias = -1, keywordBonus = -1;
+    float alignWeight = -1, lengthBias = -1, keywordBonus = -1, backwardWeight = -1;
 };
 
 void applyRun(GenerationSpec& spec, const PromptRun& run)
@@ -104,6 +104,7 @@ void applyRun(GenerationSpec& spec, const PromptRun& run)
     spec.alignWeight = run.alignWeight;
     spec.lengthBias = run.lengthBias;
     spec.keywordBonus = run.keywordBonus;
+    spec.backwardWeight = run.backwardWeight;
 }
 
 // Writes one prompt with every seed; adds to the scores and the JSON outputs.
@@ -154,6 +155,7 @@ int runPromptEval(Args& args)
     run.alignWeight = static_cast<float>(args.number("align-weight", -1));
     run.lengthBias = static_cast<float>(args.number("length-bias", -1));
     run.keywordBonus = static_cast<float>(args.number("keyword-bonus", -1));
+    run.backwardWeight = static_cast<float>(args.number("backward-weight", -1));
     auto model = loadModel(args);
     args.finish();
     if (run.count < 1 || run.seeds < 1) throw UsageError("--count and --seeds must be at least 1");

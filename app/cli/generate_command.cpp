@@ -46,7 +46,8 @@ GenerationSpec specFrom(Args& args)
 nlohmann::json partsJson(const ScoreParts& p)
 {
     return {{"log_prob", p.logProb}, {"duizhang", p.duizhang}, {"tone", p.tone},
-            {"keywords", p.keywords}, {"repetition", p.repetition}, {"cliche", p.cliche}};
+            {"keywords", p.keywords}, {"repetition", p.repetition}, {"cliche", p.cliche},
+            {"backward", p.backward}};
 }
 
 void printRanked(const std::vector<Couplet>& couplets)
@@ -57,7 +58,7 @@ void printRanked(const std::vector<Couplet>& couplets)
         std::cout << i + 1 << ". 上联 " << c.upper << "\n   下联 " << c.lower << "\n   横批 " << c.hengpi << "   (score "
                   << c.score << " = model " << p.logProb << " + 对仗 " << p.duizhang << " + 平仄 " << p.tone
                   << " + keywords " << p.keywords << " + repeats " << p.repetition << " + shared " << p.cliche
-                  << "; seed " << c.seed << ")\n";
+                  << " + backwards " << p.backward << "; seed " << c.seed << ")\n";
     }
 }
 

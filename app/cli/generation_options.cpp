@@ -36,6 +36,7 @@ void takeDecodingOptions(Args& args, GenerationSpec& spec)
     spec.alignWeight = static_cast<float>(args.number("align-weight", spec.alignWeight));
     spec.lengthBias = static_cast<float>(args.number("length-bias", spec.lengthBias));
     spec.keywordBonus = static_cast<float>(args.number("keyword-bonus", spec.keywordBonus));
+    spec.backwardWeight = static_cast<float>(args.number("backward-weight", spec.backwardWeight));
 }
 
 std::string decodingOptionsHelp(const DecodingHelp& meaning, std::size_t width)
@@ -52,6 +53,7 @@ std::string decodingOptionsHelp(const DecodingHelp& meaning, std::size_t width)
         {"--align-weight W", "对仗 fusion weight (default: the model's align.tsv; 0 = off)"},
         {"--length-bias B", "weight of the line-end bias for fixed lengths (0 = off)"},
         {"--keyword-bonus K", "logits favouring keywords the 上联 lacks (0 = off)"},
+        {"--backward-weight W", "reranking: weight of the couplet read backwards, the 上联 as the answer to the 下联 (default 0 = off)"},
         {"--temperature T", "sampling temperature (default " + trimmed(SamplingSettings{}.temperature) + ")"},
         {"--top-k K --top-p P", "sample among the K best (default " + std::to_string(SamplingSettings{}.topK) + "), within probability mass P (default " + trimmed(SamplingSettings{}.topP) + ")"},
         {"--repetition-penalty R", "damp characters the line already has, 1 to 3 (default " + trimmed(SamplingSettings{}.repetitionPenalty) + ")"},

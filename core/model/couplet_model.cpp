@@ -4,6 +4,7 @@
 #include "couplet_model_impl.h"
 #include "couplet_policy.h"
 #include "couplet_scorer.h"
+#include "decoder_nll.h"
 #include "keyword_plan.h"
 #include "safetensors.h"
 #include "source_dir.h"
@@ -29,6 +30,12 @@ constexpr float kLengthBias = 0.5f;
 // Logits for starting a missing keyword in the 上联 (continuing one: 3x),
 // tuned on the judged set's keyword coverage.
 constexpr float kKeywordBonus = 1.0f;
+// Reranking: weight of the couplet read backwards (the 上联's mean
+// log-probability as the answer to the 下联). Off by default: on the judged
+// set it changed 6 of 40 first outputs at 0.5, as many better as worse; on the
+// validation split, sampled + reranked, same-place 8.51 -> 8.65 %; and it
+// costs a scoring pass per request (eval --rerank: 144 -> 81 couplets/s).
+constexpr float kBackwardWeight = 0.0f;
 
 std::string shapeText(const torch::IntArrayRef& shape)
 {
@@ -336,8 +343,33 @@ Couplet CoupletModel::coupletOf(const TokenPolicy& policy)
 
 void CoupletModel::rerank(const GenerationSpec& spec, std::vector<Couplet>& candidates) const
 {
-    const CoupletScorer scorer(m_impl->vocab, m_impl->tones, m_impl->align.get());
+    ScoreWeights weights;
+    weights.backward = spec.backwardWeight >= 0 ? spec.backwardWeight : kBackwardWeight;
+    if (weights.backward > 0) {
+        const auto backward = backwardLogProbs(candidates);
+        for (std::size_t i = 0; i < candidates.size(); ++i) candidates[i].backwardLogProb = backward[i];
+    }
+    const CoupletScorer scorer(m_impl->vocab, m_impl->tones, m_impl->align.get(), weights);
     scorer.rerank(candidates, spec.mode == PromptMode::Upper ? std::vector<std::u32string>{} : splitKeywords(spec.keywords));
+}
+
+std::vector<double> CoupletModel::backwardLogProbs(const std::vector<Couplet>& couplets) const
+{
+    std::vector<TrainingExample> examples;
+    std::vector<std::size_t> scored; // couplets with two lines of equal length
+    for (std::size_t i = 0; i < couplets.size(); ++i) {
+        const auto up = m_impl->vocab.encode(couplets[i].upper), down = m_impl->vocab.encode(couplets[i].lower);
+        if (up.empty() || up.size() != down.size()) continue;
+        examples.push_back(answerExample(down, up));
+        scored.push_back(i);
+    }
+    std::vector<double> out(couplets.size(), 0.0);
+    if (examples.empty()) return out;
+    std::lock_guard lock(m_scoringMutex);
+    if (!m_scoring) m_scoring = makeDecoder();
+    const auto nll = decoderTargetNlls(*m_scoring, examples, kMaxCandidates * 4);
+    for (std::size_t k = 0; k < scored.size(); ++k) out[scored[k]] = -nll[k];
+    return out;
 }
 
 std::unique_ptr<Decoder> CoupletModel::makeDecoder() const

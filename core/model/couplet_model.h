@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -50,8 +51,14 @@ public:
     // The couplet written so far by a policy from makePolicy().
     static Couplet coupletOf(const TokenPolicy& policy);
     // Scores finished candidates of `spec` with CoupletScorer (this model's
-    // tones and 对仗 table, the spec's keywords) and sorts them best first.
+    // tones and 对仗 table, the spec's keywords, and each couplet read
+    // backwards) and sorts them best first.
     void rerank(const GenerationSpec& spec, std::vector<Couplet>& candidates) const;
+    // Each couplet read backwards: the mean log-probability of its 上联's
+    // characters as the answer to its 下联 (the lines swapped in the prompt
+    // <bos> <lenN> <up> 下联 <down>), by a decoder of this model kept for
+    // scoring. 0 for a couplet whose lines are empty or of unequal length.
+    std::vector<double> backwardLogProbs(const std::vector<Couplet>& couplets) const;
     // A decoder over this model's weights on its device (no rows reserved yet).
     std::unique_ptr<Decoder> makeDecoder() const;
 
@@ -62,6 +69,10 @@ public:
 private:
     explicit CoupletModel(std::unique_ptr<CoupletModelImpl> impl);
     std::unique_ptr<CoupletModelImpl> m_impl;
+    // The scoring decoder of backwardLogProbs(), made at its first use; one
+    // caller at a time (the model itself stays shareable).
+    mutable std::mutex m_scoringMutex;
+    mutable std::unique_ptr<Decoder> m_scoring;
 };
 
 } // namespace couplet

@@ -107,6 +107,7 @@ ScoreParts CoupletScorer::partsOf(const Couplet& c, const std::vector<std::u32st
     p.tone = m_weights.tone * toneScore(up, down);
     p.keywords = m_weights.keywords * keywordCoverage(up, down, keywords);
     p.repetition = -m_weights.repetition * (repeatedCharacters(up, down) + repeatedCharacters(down, up));
+    p.backward = m_weights.backward * c.backwardLogProb;
     return p;
 }
 

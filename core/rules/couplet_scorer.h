@@ -18,6 +18,7 @@ struct ScoreWeights {
     double keywords = 1.5;   // for every keyword present
     double repetition = 0.3; // per character repeated within a line other than 叠字
     double cliche = 0.6;     // for a candidate all of whose phrases every other one shares
+    double backward = 0;     // per unit of Couplet::backwardLogProb (CoupletModel::rerank sets it)
 };
 
 // Scores finished candidates of one prompt and ranks them: the model's mean
@@ -28,8 +29,8 @@ public:
     // align may be null (no table: the 对仗 term is 0).
     CoupletScorer(const Vocab& vocab, const ToneTable& tones, const AlignTable* align, ScoreWeights weights = {});
 
-    // Fills parts and score of every candidate (parts.logProb must be set)
-    // and sorts them best first.
+    // Fills parts and score of every candidate (parts.logProb must be set, and
+    // backwardLogProb where the backward weight is not 0) and sorts them best first.
     void rerank(std::vector<Couplet>& candidates, const std::vector<std::u32string>& keywords) const;
     // Keeps the best n of ranked candidates, passing over exact repeats of a
     // better one while enough others remain; the order stays best first.

@@ -33,6 +33,7 @@ struct GenerationSpec {
     float alignWeight = -1.0f;   // 对仗 fusion weight; negative = the model's default (align.tsv), 0 = off
     float lengthBias = -1.0f;    // weight of the line-end bias of fixed lengths; negative = default, 0 = off
     float keywordBonus = -1.0f;  // logits favouring missing keywords in the 上联; negative = default, 0 = off
+    float backwardWeight = -1.0f; // reranking: weight of the couplet read backwards; negative = default, 0 = off
     SamplingSettings sampling;
 };
 
@@ -45,7 +46,8 @@ struct ScoreParts {
     double keywords = 0;   // keyword coverage
     double repetition = 0; // characters repeated within a line other than 叠字
     double cliche = 0;     // phrases most of the other candidates share
-    double total() const { return logProb + duizhang + tone + keywords + repetition + cliche; }
+    double backward = 0;   // read backwards: the model's mean log-probability of the 上联 as the answer to the 下联
+    double total() const { return logProb + duizhang + tone + keywords + repetition + cliche + backward; }
 };
 
 struct Couplet {
@@ -56,6 +58,7 @@ struct Couplet {
     std::uint64_t seed = 0;
     ScoreParts parts;
     int forcedLineEnds = 0;      // lines whose last character was forced where the model would have ended the line
+    double backwardLogProb = 0;  // unweighted: the 上联's mean log-probability given the 下联 (0 = not scored)
 };
 
 } // namespace couplet

@@ -205,17 +205,10 @@ TrainingExample TrainingData::makeExample(const CouplePair& pair, const Vocab& v
 
 TrainingExample TrainingData::lowerLineExample(const CouplePair& pair, const Vocab& vocab)
 {
-    TrainingExample ex;
-    auto& t = ex.tokens;
-    t = {tok::kBos, tok::lengthToken(static_cast<int>(pair.upper.size())), tok::kUpper};
-    appendChars(t, pair.upper, vocab);
-    t.push_back(tok::kLower);
-    const std::size_t lowerStart = t.size();
-    appendChars(t, pair.lower, vocab);
-    t.push_back(tok::kHengpi);
-    ex.target.assign(t.size(), 0);
-    for (std::size_t i = 0; i < pair.lower.size(); ++i) ex.target[lowerStart - 1 + i] = 1;
-    return ex;
+    std::vector<int> upper, lower;
+    appendChars(upper, pair.upper, vocab);
+    appendChars(lower, pair.lower, vocab);
+    return answerExample(upper, lower);
 }
 
 } // namespace couplet

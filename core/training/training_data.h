@@ -1,6 +1,7 @@
 #pragma once
 
 #include "hengpi_list.h"
+#include "target_sequence.h"
 #include "vocab.h"
 
 #include <filesystem>
@@ -23,13 +24,6 @@ struct CorpusSource {
     bool withHengpi = false;     // attach synthetic 横批 (modern spring couplets)
     std::vector<CouplePair> train;
     std::vector<CouplePair> valid;
-};
-
-// A training example: tokens and, for each position, whether predicting the
-// next token counts in the loss (the prompt part does not).
-struct TrainingExample {
-    std::vector<int> tokens;
-    std::vector<char> target; // target[i]: tokens[i + 1] is trained on
 };
 
 // The couplet corpora, split into training and validation sets with a fixed

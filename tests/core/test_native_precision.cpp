@@ -10,6 +10,7 @@
 #include "generate.h"
 #include "source_dir.h"
 #include "trainer.h"
+#include "training_data.h"
 #include "utf8.h"
 
 #include <check.h>

@@ -3,6 +3,8 @@
 #include "align_table.h"
 #include "couplet_model.h"
 #include "couplet_scorer.h"
+#include "couplet_model_impl.h"
+#include "decoder_nll.h"
 #include "generate.h"
 #include "tone_table.h"
 #include "utf8.h"
@@ -10,6 +12,7 @@
 
 #include <check.h>
 
+#include <algorithm>
 #include <set>
 
 using namespace couplet;
@@ -62,13 +65,18 @@ COUPLET_TEST(repeatsOtherThanMirroredDieziArePenalised)
 COUPLET_TEST(scorePartsAddUpToTheTotalAndRankTheCandidates)
 {
     const Fixture f;
-    const CoupletScorer scorer(f.vocab, f.tones, &f.align);
+    ScoreWeights weights;
+    weights.backward = 0.5;
+    const CoupletScorer scorer(f.vocab, f.tones, &f.align, weights);
     std::vector<Couplet> cands = {candidate("春风开万户", "瑞雪满千家", -2.0), candidate("花月春山喜", "水风雪地来", -2.5),
                                   candidate("年年春风喜", "岁岁花月来", -1.8), candidate("春风开万户", "瑞雪满千家", -2.0)};
+    for (std::size_t i = 0; i < cands.size(); ++i) cands[i].backwardLogProb = -1.0 - 0.25 * double(i);
     scorer.rerank(cands, {U"春风"});
     for (std::size_t i = 0; i < cands.size(); ++i) {
         const auto& p = cands[i].parts;
-        CHECK_NEAR(cands[i].score, p.logProb + p.duizhang + p.tone + p.keywords + p.repetition + p.cliche, 1e-12);
+        CHECK_NEAR(cands[i].score, p.logProb + p.duizhang + p.tone + p.keywords + p.repetition + p.cliche + p.backward,
+                   1e-12);
+        CHECK_NEAR(p.backward, 0.5 * cands[i].backwardLogProb, 1e-12);
         CHECK_NEAR(cands[i].score, p.total(), 1e-12);
         if (i > 0) CHECK(cands[i - 1].score >= cands[i].score);
         CHECK(p.repetition <= 0);
@@ -110,4 +118,59 @@ COUPLET_TEST(generateSamplesFourTimesAsManyAndKeepsTheBest)
     CHECK_EQ(best[0].upper + best[0].lower, all[0].upper + all[0].lower);
     CHECK_NEAR(best[0].score, all[0].score, 1e-9);
     CHECK_NEAR(best[0].score, best[0].parts.total(), 1e-12);
+}
+
+// Read backwards by the shipped model, a couplet's 上联 is likelier as the
+// answer to its own 下联 than to another couplet's; the figure is the decoder's
+// own mean log-likelihood of the swapped pair; rerank adds it, weighted, only
+// when asked.
+COUPLET_TEST(shippedModelReadsACoupletBackwards)
+{
+    const auto model = CoupletModel::load(CoupletModel::defaultModelDir(), DeviceOptions{"cpu", false, 2});
+    const std::vector<std::pair<std::string, std::string>> pairs = {
+        {"春风送暖千家乐", "瑞雪迎春万户欢"}, {"天增岁月人增寿", "春满乾坤福满门"},
+        {"一帆风顺年年好", "万事如意步步高"}, {"爆竹声声辞旧岁", "梅花点点迎新春"}};
+    std::vector<Couplet> own, swapped;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        Couplet c;
+        c.upper = pairs[i].first;
+        c.lower = pairs[i].second;
+        own.push_back(c);
+        c.lower = pairs[(i + 1) % pairs.size()].second;
+        swapped.push_back(c);
+    }
+    const auto a = model->backwardLogProbs(own), b = model->backwardLogProbs(swapped);
+    double sumOwn = 0, sumOther = 0;
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        CHECK(a[i] < 0 && b[i] < 0);
+        sumOwn += a[i];
+        sumOther += b[i];
+    }
+    CHECK(sumOwn > sumOther + 0.5 * double(pairs.size()));
+
+    auto decoder = model->makeDecoder();
+    const auto& vocab = model->impl().vocab;
+    const double nll = decoderTargetNll(*decoder, {answerExample(vocab.encode(own[0].lower), vocab.encode(own[0].upper))});
+    CHECK_NEAR(a[0], -nll, 1e-6);
+    // Unequal lines are not read.
+    Couplet odd;
+    odd.upper = "春风送暖";
+    odd.lower = "瑞雪";
+    const auto unread = model->backwardLogProbs({odd});
+    CHECK_EQ(unread.size(), std::size_t(1));
+    CHECK_EQ(unread[0], 0.0);
+
+    GenerationSpec spec;
+    spec.backwardWeight = 0; // the default: off
+    auto ranked = own;
+    model->rerank(spec, ranked);
+    for (const auto& c : ranked) CHECK_EQ(c.parts.backward, 0.0);
+    spec.backwardWeight = 2;
+    ranked = own;
+    model->rerank(spec, ranked);
+    for (const auto& c : ranked) {
+        const auto at = std::find_if(own.begin(), own.end(), [&](const Couplet& o) { return o.upper == c.upper; });
+        CHECK_NEAR(c.parts.backward, 2 * a[std::size_t(at - own.begin())], 1e-9);
+        CHECK_NEAR(c.score, c.parts.total(), 1e-12);
+    }
 }

@@ -24,8 +24,9 @@ double logProbOf(std::span<const float> logits, int token)
 
 // One group in rows 0..n-1: prefill up to each first target, then decode in
 // lockstep; a row that has no more tokens repeats its last position, and its
-// logits are ignored.
-void scoreGroup(Decoder& decoder, std::span<const TrainingExample> group, double& total, long& count)
+// logits are ignored. Adds each row's negative log-likelihood and target
+// count to total[r] and count[r].
+void scoreGroup(Decoder& decoder, std::span<const TrainingExample> group, std::span<double> total, std::span<long> count)
 {
     const auto vocab = static_cast<std::size_t>(decoder.vocabSize());
     std::vector<PrefillItem> prompts;
@@ -46,8 +47,8 @@ void scoreGroup(Decoder& decoder, std::span<const TrainingExample> group, double
             if (!done[r]) {
                 const std::size_t i = at[r];
                 if (i + 1 < e.tokens.size() && e.target[i]) {
-                    total -= logProbOf(std::span<const float>(logits.data() + r * vocab, vocab), e.tokens[i + 1]);
-                    ++count;
+                    total[r] -= logProbOf(std::span<const float>(logits.data() + r * vocab, vocab), e.tokens[i + 1]);
+                    ++count[r];
                 }
                 if (i + 2 < e.tokens.size()) ++at[r];
                 else done[r] = 1;
@@ -60,19 +61,45 @@ void scoreGroup(Decoder& decoder, std::span<const TrainingExample> group, double
     }
 }
 
+// Every example's total and target count.
+void scoreAll(Decoder& decoder, const std::vector<TrainingExample>& examples, int rows, std::vector<double>& total,
+              std::vector<long>& count)
+{
+    if (rows <= 0) throw std::invalid_argument("decoderTargetNll: rows must be positive");
+    total.assign(examples.size(), 0);
+    count.assign(examples.size(), 0);
+    if (examples.empty()) return;
+    decoder.reserveRows(std::max(decoder.rowCapacity(), rows));
+    for (std::size_t b = 0; b < examples.size(); b += static_cast<std::size_t>(rows)) {
+        const std::size_t n = std::min(examples.size() - b, static_cast<std::size_t>(rows));
+        scoreGroup(decoder, std::span<const TrainingExample>(examples.data() + b, n), std::span<double>(total.data() + b, n),
+                   std::span<long>(count.data() + b, n));
+    }
+}
+
 } // namespace
 
 double decoderTargetNll(Decoder& decoder, const std::vector<TrainingExample>& examples, int rows)
 {
-    if (rows <= 0) throw std::invalid_argument("decoderTargetNll: rows must be positive");
-    decoder.reserveRows(std::max(decoder.rowCapacity(), rows));
-    double total = 0;
-    long count = 0;
-    for (std::size_t b = 0; b < examples.size(); b += static_cast<std::size_t>(rows)) {
-        const std::size_t n = std::min(examples.size() - b, static_cast<std::size_t>(rows));
-        scoreGroup(decoder, std::span<const TrainingExample>(examples.data() + b, n), total, count);
+    std::vector<double> total;
+    std::vector<long> count;
+    scoreAll(decoder, examples, rows, total, count);
+    double sum = 0;
+    long n = 0;
+    for (std::size_t i = 0; i < total.size(); ++i) {
+        sum += total[i];
+        n += count[i];
     }
-    return count > 0 ? total / static_cast<double>(count) : 0;
+    return n > 0 ? sum / static_cast<double>(n) : 0;
+}
+
+std::vector<double> decoderTargetNlls(Decoder& decoder, const std::vector<TrainingExample>& examples, int rows)
+{
+    std::vector<double> total;
+    std::vector<long> count;
+    scoreAll(decoder, examples, rows, total, count);
+    for (std::size_t i = 0; i < total.size(); ++i) total[i] = count[i] > 0 ? total[i] / static_cast<double>(count[i]) : 0;
+    return total;
 }
 
 } // namespace couplet
