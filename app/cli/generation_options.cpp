@@ -12,6 +12,16 @@ std::string trimmed(float x)
     return out.str();
 }
 
+// A decoding weight given on the command line: 0 or more. A negative value
+// would silently mean the default inside GenerationSpec, so it is refused.
+float weightOption(Args& args, const std::string& name, float fallback)
+{
+    if (!args.has(name)) return fallback;
+    const double w = args.number(name, fallback);
+    if (!(w >= 0)) throw UsageError("--" + name + " must be 0 (off) or more, not " + trimmed(static_cast<float>(w)));
+    return static_cast<float>(w);
+}
+
 } // namespace
 
 void takeDecodingOptions(Args& args, GenerationSpec& spec)
@@ -33,10 +43,10 @@ void takeDecodingOptions(Args& args, GenerationSpec& spec)
     spec.keywordsMustAppear = args.flag("keywords-must-appear");
     spec.mixedZodiac = args.flag("mixed-zodiac");
     spec.rerank = !args.flag("no-rerank");
-    spec.alignWeight = static_cast<float>(args.number("align-weight", spec.alignWeight));
-    spec.lengthBias = static_cast<float>(args.number("length-bias", spec.lengthBias));
-    spec.keywordBonus = static_cast<float>(args.number("keyword-bonus", spec.keywordBonus));
-    spec.backwardWeight = static_cast<float>(args.number("backward-weight", spec.backwardWeight));
+    spec.alignWeight = weightOption(args, "align-weight", spec.alignWeight);
+    spec.lengthBias = weightOption(args, "length-bias", spec.lengthBias);
+    spec.keywordBonus = weightOption(args, "keyword-bonus", spec.keywordBonus);
+    spec.backwardWeight = weightOption(args, "backward-weight", spec.backwardWeight);
 }
 
 std::string decodingOptionsHelp(const DecodingHelp& meaning, std::size_t width)

@@ -80,3 +80,23 @@ COUPLET_TEST(evalReportsSamePlacePerCorpusThatAddsUpToTheWhole)
     CHECK(std::abs((3 * std::log(pplModern) + 5 * std::log(pplSong)) / 8 -
                    std::log(j.at("reference_perplexity").get<double>())) < 1e-6);
 }
+
+// A negative decoding weight means "the default" inside the spec; typed on the
+// command line it is refused with a message naming the option.
+COUPLET_TEST(aNegativeDecodingWeightIsRefusedByName)
+{
+    const char* cli = std::getenv("COUPLET_CLI");
+    CHECK(cli != nullptr);
+    if (!cli) return;
+    const auto root = testing::freshTempDir("negative-weight");
+    const auto model = testing::writeTinyModel(root / "model", 3);
+    const auto log = root / "generate.log";
+    for (const std::string option : {"--backward-weight", "--align-weight"}) {
+        const std::string command = std::string(cli) + " generate --model " + model.string() + " --keywords 春 " +
+                                    option + " -2 > " + log.string() + " 2>&1";
+        CHECK(std::system(command.c_str()) != 0);
+        std::ifstream in(log);
+        const std::string text((std::istreambuf_iterator<char>(in)), {});
+        CHECK(text.find(option + " must be 0 (off) or more") != std::string::npos);
+    }
+}
