@@ -1,5 +1,6 @@
 #include "commands.h"
 #include "eval_prompts.h"
+#include "generation_options.h"
 #include "model_options.h"
 
 #include "couplet_check.h"
@@ -95,7 +96,7 @@ void addOverlap(Scores& s, const std::string& got, const std::string& want, cons
 struct PairRun {
     bool greedy = false, rerank = false;
     std::uint64_t seed = 1;
-    float alignWeight = -1, lengthBias = -1, backwardWeight = -1;
+    DecodingWeights weights;
 };
 
 // Writes a 下联 for every 上联 on one scheduler (reranking sampledCandidates()
@@ -113,9 +114,7 @@ std::vector<Couplet> writeLowerLines(const CoupletModel& model, const std::vecto
         spec.mode = PromptMode::Upper;
         spec.upper = pairs[i].upper;
         spec.rerank = run.rerank;
-        spec.alignWeight = run.alignWeight;
-        spec.lengthBias = run.lengthBias;
-        spec.backwardWeight = run.backwardWeight;
+        run.weights.applyTo(spec);
         spec.sampling.greedy = run.greedy;
         // Seeds of different pairs never overlap, whatever the number of candidates.
         spec.sampling.seed = run.seed + i * static_cast<std::uint64_t>(sampledCandidates(spec));
@@ -201,8 +200,10 @@ void printHelp()
                  "  whose last character was forced where the model would have ended, and couplets per second.\n"
                  "  --data uses the fixed validation split of a training data folder, and gives same-place per corpus too.\n"
                  "couplet eval --prompts FILE.tsv [--count N] [--seeds N] [--keywords-must-appear] [--no-rerank]\n"
+                 "             [--align-weight W] [--length-bias B] [--keyword-bonus K] [--backward-weight W] [--json FILE]\n"
                  "  writes every prompt of a judged set (group<TAB>mode<TAB>text<TAB>length lines) and reports\n"
                  "  keyword coverage, the 平仄 score and distinct-2 across the candidates of a prompt.\n"
+                 "  The decoding weights are as in `couplet generate --help`: 0 (off) or more; absent, the model's default.\n"
               << modelOptionsHelp();
 }
 
@@ -221,9 +222,7 @@ int runEval(Args& args)
     run.greedy = args.flag("greedy");
     run.rerank = args.flag("rerank");
     run.seed = static_cast<std::uint64_t>(args.integer("seed", 1));
-    run.alignWeight = static_cast<float>(args.number("align-weight", -1));
-    run.lengthBias = static_cast<float>(args.number("length-bias", -1));
-    run.backwardWeight = static_cast<float>(args.number("backward-weight", -1));
+    run.weights = takeDecodingWeights(args, KeywordBonusFlag::NotTaken);
     if (pairsFile.empty() == dataDir.empty()) throw UsageError("give either --pairs FILE.tsv or --data DIR");
     auto model = loadModel(args);
     args.finish();

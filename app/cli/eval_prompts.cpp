@@ -1,4 +1,5 @@
 #include "eval_prompts.h"
+#include "generation_options.h"
 #include "model_options.h"
 
 #include "couplet_check.h"
@@ -93,7 +94,7 @@ struct PromptRun {
     int count = 1, seeds = 1;
     std::uint64_t seed = 1;
     bool mustAppear = false, rerank = true;
-    float alignWeight = -1, lengthBias = -1, keywordBonus = -1, backwardWeight = -1;
+    DecodingWeights weights;
 };
 
 void applyRun(GenerationSpec& spec, const PromptRun& run)
@@ -101,10 +102,7 @@ void applyRun(GenerationSpec& spec, const PromptRun& run)
     spec.candidates = run.count;
     spec.keywordsMustAppear = run.mustAppear && spec.mode != PromptMode::Upper && !spec.keywords.empty();
     spec.rerank = run.rerank;
-    spec.alignWeight = run.alignWeight;
-    spec.lengthBias = run.lengthBias;
-    spec.keywordBonus = run.keywordBonus;
-    spec.backwardWeight = run.backwardWeight;
+    run.weights.applyTo(spec);
 }
 
 // Writes one prompt with every seed; adds to the scores and the JSON outputs.
@@ -152,10 +150,7 @@ int runPromptEval(Args& args)
     run.seed = static_cast<std::uint64_t>(args.integer("seed", 1));
     run.mustAppear = args.flag("keywords-must-appear");
     run.rerank = !args.flag("no-rerank");
-    run.alignWeight = static_cast<float>(args.number("align-weight", -1));
-    run.lengthBias = static_cast<float>(args.number("length-bias", -1));
-    run.keywordBonus = static_cast<float>(args.number("keyword-bonus", -1));
-    run.backwardWeight = static_cast<float>(args.number("backward-weight", -1));
+    run.weights = takeDecodingWeights(args);
     auto model = loadModel(args);
     args.finish();
     if (run.count < 1 || run.seeds < 1) throw UsageError("--count and --seeds must be at least 1");

@@ -12,8 +12,7 @@ std::string trimmed(float x)
     return out.str();
 }
 
-// A decoding weight given on the command line: 0 or more. A negative value
-// would silently mean the default inside GenerationSpec, so it is refused.
+// A decoding weight given on the command line: 0 or more.
 float weightOption(Args& args, const std::string& name, float fallback)
 {
     if (!args.has(name)) return fallback;
@@ -23,6 +22,24 @@ float weightOption(Args& args, const std::string& name, float fallback)
 }
 
 } // namespace
+
+void DecodingWeights::applyTo(GenerationSpec& spec) const
+{
+    spec.alignWeight = align;
+    spec.lengthBias = lengthBias;
+    spec.keywordBonus = keywordBonus;
+    spec.backwardWeight = backward;
+}
+
+DecodingWeights takeDecodingWeights(Args& args, KeywordBonusFlag keywordBonus)
+{
+    DecodingWeights w;
+    w.align = weightOption(args, "align-weight", w.align);
+    w.lengthBias = weightOption(args, "length-bias", w.lengthBias);
+    if (keywordBonus == KeywordBonusFlag::Taken) w.keywordBonus = weightOption(args, "keyword-bonus", w.keywordBonus);
+    w.backward = weightOption(args, "backward-weight", w.backward);
+    return w;
+}
 
 void takeDecodingOptions(Args& args, GenerationSpec& spec)
 {
@@ -43,10 +60,7 @@ void takeDecodingOptions(Args& args, GenerationSpec& spec)
     spec.keywordsMustAppear = args.flag("keywords-must-appear");
     spec.mixedZodiac = args.flag("mixed-zodiac");
     spec.rerank = !args.flag("no-rerank");
-    spec.alignWeight = weightOption(args, "align-weight", spec.alignWeight);
-    spec.lengthBias = weightOption(args, "length-bias", spec.lengthBias);
-    spec.keywordBonus = weightOption(args, "keyword-bonus", spec.keywordBonus);
-    spec.backwardWeight = weightOption(args, "backward-weight", spec.backwardWeight);
+    takeDecodingWeights(args).applyTo(spec);
 }
 
 std::string decodingOptionsHelp(const DecodingHelp& meaning, std::size_t width)

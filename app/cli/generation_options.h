@@ -8,12 +8,25 @@
 
 namespace couplet::cli {
 
+// The decoding weights --align-weight, --length-bias, --keyword-bonus and
+// --backward-weight; -1 where a flag is absent (the model's default), as in
+// GenerationSpec. A negative value given on the command line would silently
+// mean that default, so it is refused by name (UsageError).
+struct DecodingWeights {
+    float align = -1, lengthBias = -1, keywordBonus = -1, backward = -1;
+    void applyTo(GenerationSpec& spec) const;
+};
+enum class KeywordBonusFlag { Taken, NotTaken };
+// `couplet eval --pairs/--data` writes 下联 for given 上联, where a keyword
+// bonus means nothing: it does not take --keyword-bonus (NotTaken).
+DecodingWeights takeDecodingWeights(Args& args, KeywordBonusFlag keywordBonus = KeywordBonusFlag::Taken);
+
 // The decoding flags `couplet generate` and `couplet batch` share, into
 // `spec`: --length, --count, --seed, --temperature, --top-k, --top-p,
 // --repetition-penalty, --greedy, --tone, --free-hengpi,
-// --keywords-must-appear, --mixed-zodiac, --no-rerank, --align-weight,
-// --length-bias, --keyword-bonus. Throws UsageError for a count below 1 or
-// a negative seed; the model checks the rest (CoupletModel::validate).
+// --keywords-must-appear, --mixed-zodiac, --no-rerank and the weights above.
+// Throws UsageError for a count below 1, a negative seed or a negative
+// weight; the model checks the rest (CoupletModel::validate).
 void takeDecodingOptions(Args& args, GenerationSpec& spec);
 // What --length, --count and --seed mean to a command, for its help.
 struct DecodingHelp {

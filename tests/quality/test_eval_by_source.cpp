@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <random>
+#include <utility>
 
 using namespace couplet;
 
@@ -37,26 +38,32 @@ void writeCorpus(const std::filesystem::path& file, int pairs, unsigned seed)
     }
 }
 
+// Runs the couplet CLI under test (CTest sets COUPLET_CLI) with `arguments`,
+// its output into `log`; returns the exit status and the output.
+std::pair<int, std::string> runCli(const std::string& arguments, const std::filesystem::path& log)
+{
+    const char* cli = std::getenv("COUPLET_CLI");
+    CHECK(cli != nullptr);
+    const std::string command = std::string(cli) + " " + arguments + " > " + log.string() + " 2>&1";
+    const int status = std::system(command.c_str());
+    std::ifstream in(log);
+    return {status, std::string((std::istreambuf_iterator<char>(in)), {})};
+}
+
 } // namespace
 
 COUPLET_TEST(evalReportsSamePlacePerCorpusThatAddsUpToTheWhole)
 {
-    const char* cli = std::getenv("COUPLET_CLI");
-    CHECK(cli != nullptr);
-    if (!cli) return;
     const auto root = testing::freshTempDir("eval-by-source");
     const auto model = testing::writeTinyModel(root / "model", 3);
     std::filesystem::create_directories(root / "data" / "couplets");
     // 1% of each corpus is held out: 3 and 5 validation pairs.
     writeCorpus(root / "data" / "couplets" / "modern.tsv", 300, 1);
     writeCorpus(root / "data" / "couplets" / "verse-song.tsv", 500, 2);
-    const auto json = root / "eval.json", log = root / "eval.log";
-    const std::string command = std::string(cli) + " eval --model " + model.string() + " --data " +
-                                (root / "data").string() + " --greedy --threads 1 --json " + json.string() + " > " +
-                                log.string() + " 2>&1";
-    const int status = std::system(command.c_str());
-    std::ifstream logIn(log);
-    const std::string logText((std::istreambuf_iterator<char>(logIn)), {});
+    const auto json = root / "eval.json";
+    const auto [status, logText] = runCli("eval --model " + model.string() + " --data " + (root / "data").string() +
+                                              " --greedy --threads 1 --json " + json.string(),
+                                          root / "eval.log");
     CHECK_EQ(status, 0);
     CHECK(logText.find("same place, modern") != std::string::npos);
     CHECK(logText.find("same place, verse-song") != std::string::npos);
@@ -82,21 +89,36 @@ COUPLET_TEST(evalReportsSamePlacePerCorpusThatAddsUpToTheWhole)
 }
 
 // A negative decoding weight means "the default" inside the spec; typed on the
-// command line it is refused with a message naming the option.
+// command line it is refused with a message naming the option, by generate and
+// by both kinds of eval.
 COUPLET_TEST(aNegativeDecodingWeightIsRefusedByName)
 {
-    const char* cli = std::getenv("COUPLET_CLI");
-    CHECK(cli != nullptr);
-    if (!cli) return;
     const auto root = testing::freshTempDir("negative-weight");
     const auto model = testing::writeTinyModel(root / "model", 3);
-    const auto log = root / "generate.log";
-    for (const std::string option : {"--backward-weight", "--align-weight"}) {
-        const std::string command = std::string(cli) + " generate --model " + model.string() + " --keywords 春 " +
-                                    option + " -2 > " + log.string() + " 2>&1";
-        CHECK(std::system(command.c_str()) != 0);
-        std::ifstream in(log);
-        const std::string text((std::istreambuf_iterator<char>(in)), {});
-        CHECK(text.find(option + " must be 0 (off) or more") != std::string::npos);
+    writeCorpus(root / "pairs.tsv", 4, 3);
+    {
+        std::ofstream prompts(root / "prompts.tsv");
+        prompts << "keywords\tkeywords\t春\t5\n";
     }
+    const auto run = [&](const std::string& arguments) { return runCli(arguments, root / "run.log"); };
+    const std::string modelFlag = " --model " + model.string() + " --threads 1";
+    const std::string commands[] = {
+        "generate" + modelFlag + " --keywords 春",
+        "eval" + modelFlag + " --pairs " + (root / "pairs.tsv").string(),
+        "eval" + modelFlag + " --prompts " + (root / "prompts.tsv").string(),
+    };
+    for (const std::string& command : commands) {
+        for (const std::string option : {"--backward-weight", "--align-weight", "--length-bias"}) {
+            const auto [status, text] = run(command + " " + option + " -2");
+            CHECK(status != 0);
+            CHECK(text.find(option + " must be 0 (off) or more") != std::string::npos);
+        }
+        // The same command with a weight of 0 (off) runs.
+        const auto [status, text] = run(command + " --align-weight 0");
+        CHECK_EQ(status, 0);
+    }
+    // Writing 下联 for given 上联 has no keywords: eval --pairs takes no --keyword-bonus.
+    const auto [status, text] = run(commands[1] + " --keyword-bonus 1");
+    CHECK(status != 0);
+    CHECK(text.find("unknown option --keyword-bonus") != std::string::npos);
 }
