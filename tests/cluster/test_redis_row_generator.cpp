@@ -35,7 +35,7 @@ int answerRows(RedisConnection& redis, const std::string& job)
     for (const StreamEntry& e : streamEntries(read)) {
         const std::uint64_t row = cluster::rowOf(e);
         RowResult result;
-        result.couplet = {"春风送暖", "瑞雪迎春", "万象更新", -1.5, row};
+        result.couplet = {"春风送暖", "瑞雪迎春", "万象更新", -1.5, row, {}, 0, 0};
         result.model = "m";
         RedisCommand add{"XADD", "couplet:job:" + job + ":results", "NOMKSTREAM", "*"};
         const auto fields = cluster::resultFields({row, result, "tester"});

@@ -72,7 +72,7 @@ COUPLET_TEST(aRowFromAnOlderBatchGetsTheDefaultWeights)
 
 COUPLET_TEST(aBrokenSpecIsAnErrorThatSaysSo)
 {
-    for (const std::string bad : {std::string("{"), std::string(R"({"mode":"keywords"})"),
+    for (const std::string& bad : {std::string("{"), std::string(R"({"mode":"keywords"})"),
                                   std::string(R"({"mode":"keywords","keywords":3})")}) {
         std::string error;
         try {

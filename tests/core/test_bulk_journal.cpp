@@ -29,7 +29,7 @@ JournalRow rowOf(std::uint64_t record, RowStatus status = RowStatus::Ok)
     JournalRow row;
     row.record = record;
     row.result.status = status;
-    row.result.couplet = {"春回大地", "福满人间", "万象更新", -0.5, 100 + record};
+    row.result.couplet = {"春回大地", "福满人间", "万象更新", -0.5, 100 + record, {}, 0, 0};
     row.result.model = "tiny";
     row.result.latencyMs = 3.5;
     row.outputBytes = "row" + std::to_string(record) + "\r\n";

@@ -80,7 +80,7 @@ COUPLET_TEST(resultCsvHasInputColumnsThenResults)
     row.recordNumber = 3;
     row.cells = {"7", "=五福"};
     RowResult result;
-    result.couplet = {"春回大地", "福满人间", "万象更新", -1.5, 42};
+    result.couplet = {"春回大地", "福满人间", "万象更新", -1.5, 42, {}, 0, 0};
     result.model = "tiny";
     result.latencyMs = 12.25;
     CHECK_EQ(format.row(row, result),
@@ -107,7 +107,7 @@ COUPLET_TEST(resultJsonLinesParse)
     row.line = 10;
     row.cells = {"五福", "dup", "a \"quoted\"\nnote"};
     RowResult result;
-    result.couplet = {"春回大地", "福满人间", "万象更新", 0, 7};
+    result.couplet = {"春回大地", "福满人间", "万象更新", 0, 7, {}, 0, 0};
     const std::string line = format.row(row, result);
     CHECK(line.ends_with("\n"));
     CHECK_EQ(std::count(line.begin(), line.end(), '\n'), 1);

@@ -462,7 +462,7 @@ COUPLET_TEST(allHeadsAttentionMatchesPerHeadAttention)
     }
     torch::manual_seed(3);
     int checked = 0;
-    for (const auto [width, heads] : {std::pair{256, 4}, std::pair{256, 16}, std::pair{256, 1}, std::pair{128, 8},
+    for (const auto& [width, heads] : {std::pair{256, 4}, std::pair{256, 16}, std::pair{256, 1}, std::pair{128, 8},
                                       std::pair{64, 2}, std::pair{32, 2}}) {
         for (const int length : {1, 3, 4, 5, 15, 16, 17, 37, 96}) {
             const auto q = torch::randn({width});

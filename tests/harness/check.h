@@ -54,6 +54,12 @@ std::string show(const T& v)
     static ::couplet::test::Registrar registrar_##name(#name, name);                      \
     static void name()
 
+// glog, which libtorch's headers bring in, defines CHECK, CHECK_EQ and
+// CHECK_NEAR as aborting assertions; in a test they are the harness's.
+#undef CHECK
+#undef CHECK_EQ
+#undef CHECK_NEAR
+
 #define CHECK(cond)                                                                       \
     do {                                                                                  \
         if (!(cond)) ::couplet::test::fail(__FILE__, __LINE__, "CHECK(" #cond ") failed"); \

@@ -39,6 +39,13 @@ struct Rig {
     }
 };
 
+ConstraintSpec ofLength(int length)
+{
+    ConstraintSpec spec;
+    spec.length = length;
+    return spec;
+}
+
 // A couplet whose user asked for a keyword of mourning (死) and a 下联
 // starting with 春: what changes the 上联's pool.
 ConstraintSpec ownCharacters(const Rig& r, int length)
@@ -132,7 +139,7 @@ COUPLET_TEST(theUsersOwnCharactersChangeTheUpperPoolOfTheirCoupletOnly)
     r.write(c, U"福");
     CHECK(allows(c.allowed(), r.id(U'死')) && !allows(c.allowed(), r.id(U'春')));
 
-    CoupletConstraints plain(r.classes, r.trie, ConstraintSpec{.length = 5});
+    CoupletConstraints plain(r.classes, r.trie, ofLength(5));
     CHECK(!allows(plain.allowed(), r.id(U'死')));
     CHECK(allows(plain.allowed(), r.id(U'春')));
     CHECK(plain.allowed() == r.classes.upperPool(-1, false).ids);
@@ -144,7 +151,7 @@ COUPLET_TEST(theAllowedMaskHoldsTheAllowedTokens)
 {
     const Rig r;
     int masked = 0;
-    for (const ConstraintSpec& spec : {ConstraintSpec{.length = 4}, ownCharacters(r, 4)}) {
+    for (const ConstraintSpec& spec : {ofLength(4), ownCharacters(r, 4)}) {
         CoupletConstraints c(r.classes, r.trie, spec);
         for (char32_t ch : std::u32string_view(U"福新喜死\x01春安年心\x02")) {
             const auto& allowed = c.allowed();
@@ -169,7 +176,7 @@ COUPLET_TEST(theAllowedMaskHoldsTheAllowedTokens)
 COUPLET_TEST(aPairOfCharactersIsNotWrittenTwiceInALine)
 {
     const Rig r;
-    CoupletConstraints c(r.classes, r.trie, ConstraintSpec{.length = 9});
+    CoupletConstraints c(r.classes, r.trie, ofLength(9));
     r.write(c, U"福新喜福");
     CHECK(!allows(c.allowed(), r.id(U'新')));
     CHECK(allows(c.allowed(), r.id(U'安')) && allows(c.allowed(), r.id(U'喜')));
