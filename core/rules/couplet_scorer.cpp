@@ -37,6 +37,13 @@ double sharedPhraseShare(std::size_t self, const std::vector<std::set<std::u32st
     return sum / static_cast<double>(phrases[self].size());
 }
 
+// A penalty of `weight` per unit of `amount`: negative, or 0 (not -0, which
+// --json and the score line would print as "-0") when there is none.
+double penalty(double weight, double amount)
+{
+    return amount > 0 ? -weight * amount : 0.0;
+}
+
 } // namespace
 
 std::vector<std::u32string> coupletBigrams(const std::u32string& upper, const std::u32string& lower)
@@ -106,7 +113,7 @@ ScoreParts CoupletScorer::partsOf(const Couplet& c, const std::vector<std::u32st
     if (m_align) p.duizhang = m_weights.duizhang * m_align->coupletScore(m_vocab.encode(c.upper), m_vocab.encode(c.lower));
     p.tone = m_weights.tone * toneScore(up, down);
     p.keywords = m_weights.keywords * keywordCoverage(up, down, keywords);
-    p.repetition = -m_weights.repetition * (repeatedCharacters(up, down) + repeatedCharacters(down, up));
+    p.repetition = penalty(m_weights.repetition, repeatedCharacters(up, down) + repeatedCharacters(down, up));
     p.backward = m_weights.backward * c.backwardLogProb;
     return p;
 }
@@ -123,7 +130,7 @@ void CoupletScorer::rerank(std::vector<Couplet>& candidates, const std::vector<s
     for (std::size_t i = 0; i < candidates.size(); ++i) {
         auto& c = candidates[i];
         c.parts = partsOf(c, keywords);
-        c.parts.cliche = -m_weights.cliche * sharedPhraseShare(i, phrases);
+        c.parts.cliche = penalty(m_weights.cliche, sharedPhraseShare(i, phrases));
         c.score = c.parts.total();
     }
     std::stable_sort(candidates.begin(), candidates.end(), [](const Couplet& a, const Couplet& b) { return a.score > b.score; });

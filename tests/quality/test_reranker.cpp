@@ -13,6 +13,7 @@
 #include <check.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 using namespace couplet;
@@ -87,6 +88,8 @@ COUPLET_TEST(scorePartsAddUpToTheTotalAndRankTheCandidates)
         CHECK_NEAR(c.parts.keywords, hasKeyword ? ScoreWeights{}.keywords : 0.0, 1e-12);
         if (c.upper == "花月春山喜") CHECK(c.parts.duizhang > 0); // the table's own pairs
         if (c.upper == "春风开万户") CHECK(c.parts.cliche < 0);   // shared with its repeat
+        // No repeat is a penalty of 0, not -0 (which --json prints as -0.0).
+        if (c.upper == "春风开万户") CHECK(c.parts.repetition == 0 && !std::signbit(c.parts.repetition));
     }
     CoupletScorer::keepBest(cands, 3);
     std::set<std::string> distinct;
