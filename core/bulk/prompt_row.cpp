@@ -94,7 +94,7 @@ std::string checkHanLine(const std::string& text, const char* what)
 {
     std::string other;
     if (!allHan(text, other))
-        return std::string(what) + " must be Chinese characters only; \"" + other + "\" is not";
+        return std::string(what) + " must be Chinese characters only; " + utf8::describe(utf8::decode(other)[0]) + " is not";
     return {};
 }
 

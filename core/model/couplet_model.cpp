@@ -80,18 +80,26 @@ std::optional<NativePrecision> pickPrecision(const std::string& precision)
 }
 
 
-// Checks the characters of a user-supplied text; returns "" or the problem.
+// Checks the characters of a user-supplied text; returns "" or the problem,
+// naming each character not allowed (invisible ones by code point) and where
+// the first stands.
 std::string checkChars(const CoupletModelImpl& m, const std::string& what, const std::u32string& text, bool allowMarks)
 {
     std::u32string bad, unknown;
-    for (char32_t c : text) {
+    std::size_t firstBad = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char32_t c = text[i];
         const bool ok = utf8::isHan(c) || (allowMarks && isCoupletPunctuation(c));
+        if (!ok && bad.empty()) firstBad = i;
         if (!ok && bad.find(c) == std::u32string::npos) bad.push_back(c);
         else if (ok && !m.vocab.contains(c) && unknown.find(c) == std::u32string::npos) unknown.push_back(c);
     }
-    if (!bad.empty())
-        return what + " must be Chinese characters" + (allowMarks ? " (with ，、？：！；)" : "") + "; not allowed: \""
-            + utf8::encode(bad) + "\"";
+    if (!bad.empty()) {
+        std::string list;
+        for (char32_t c : bad) list += (list.empty() ? "" : ", ") + utf8::describe(c);
+        return what + " must be Chinese characters" + (allowMarks ? " (with ，、？：！；)" : "") + "; not allowed: " + list
+            + " (the first at character " + std::to_string(firstBad + 1) + " of " + std::to_string(text.size()) + ")";
+    }
     if (!unknown.empty()) return what + " contains characters the model does not know: " + utf8::encode(unknown);
     return {};
 }

@@ -1,6 +1,8 @@
 #include "utf8.h"
 
+#include <cstdio>
 #include <stdexcept>
+#include <utility>
 
 namespace couplet::utf8 {
 namespace {
@@ -119,6 +121,26 @@ bool isHan(char32_t c)
 {
     return (c >= 0x4E00 && c <= 0x9FFF) || (c >= 0x3400 && c <= 0x4DBF)
         || (c >= 0x20000 && c <= 0x2EBEF) || (c >= 0xF900 && c <= 0xFAFF);
+}
+
+std::string describe(char32_t c)
+{
+    static const std::pair<char32_t, const char*> named[] = {
+        {0x09, "tab"}, {0x0A, "line feed"}, {0x0D, "carriage return"}, {0x20, "space"},
+        {0xA0, "no-break space"}, {0xAD, "soft hyphen"}, {0x200B, "zero-width space"},
+        {0x200C, "zero-width non-joiner"}, {0x200D, "zero-width joiner"}, {0x2028, "line separator"},
+        {0x2029, "paragraph separator"}, {0x3000, "full-width space"}, {0xFEFF, "byte-order mark"},
+    };
+    const bool invisible = c <= 0x20 || (c >= 0x7F && c <= 0xA0) || c == 0xAD || (c >= 0x2000 && c <= 0x200F)
+        || (c >= 0x2028 && c <= 0x202F) || (c >= 0x205F && c <= 0x206F) || c == 0x3000 || c == 0xFEFF
+        || (c >= 0xFFF0 && c <= 0xFFFF) || (c >= 0xE000 && c <= 0xF8FF);
+    if (!invisible) return "\"" + encode(c) + "\"";
+    char code[16];
+    std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(c));
+    std::string out = code;
+    for (const auto& [point, name] : named)
+        if (point == c) out += std::string(" ") + name;
+    return out;
 }
 
 std::size_t length(std::string_view text)

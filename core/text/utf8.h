@@ -21,6 +21,10 @@ std::size_t firstInvalid(std::string_view text);
 std::size_t completePrefix(std::string_view bytes);
 // True for CJK unified ideographs (the Han characters a couplet is written in).
 bool isHan(char32_t c);
+// A character as an error message shows it: visible ones quoted ("h", "，"),
+// those a reader cannot see as their code point and name (U+0020 space,
+// U+3000 full-width space, U+200B zero-width space, U+0009 tab, ...).
+std::string describe(char32_t c);
 // Code point count of valid UTF-8 text.
 std::size_t length(std::string_view text);
 

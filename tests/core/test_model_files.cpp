@@ -161,6 +161,14 @@ COUPLET_TEST(validateExplainsBadPrompts)
     CHECK(model->validate(bad).find("empty") != std::string::npos);
     bad.keywords = "hello";
     CHECK(model->validate(bad).find("Chinese") != std::string::npos);
+    CHECK(model->validate(bad).find("\"h\", \"e\", \"l\", \"o\" (the first at character 1 of 5)") != std::string::npos);
+    // A 上联 pasted with a zero-width space in it: the message shows what cannot be seen.
+    bad = ok;
+    bad.mode = PromptMode::Upper;
+    bad.upper = "春风\u200b送暖";
+    CHECK(model->validate(bad).find("not allowed: U+200B zero-width space (the first at character 3 of 5)") !=
+          std::string::npos);
+    bad = ok;
     bad.keywords = "龘";
     CHECK(model->validate(bad).find("does not know: 龘") != std::string::npos);
     bad.keywords = "春春春春春春春春春春春春春春春春春春春春";

@@ -32,6 +32,17 @@ COUPLET_TEST(holdsBackIncompleteCharacter)
     CHECK_EQ(utf8::completePrefix(""), std::size_t(0));
 }
 
+COUPLET_TEST(describesCharactersVisiblyInMessages)
+{
+    CHECK_EQ(utf8::describe(U'a'), std::string("\"a\""));
+    CHECK_EQ(utf8::describe(U'，'), std::string("\"，\""));
+    CHECK_EQ(utf8::describe(U' '), std::string("U+0020 space"));
+    CHECK_EQ(utf8::describe(U'\u3000'), std::string("U+3000 full-width space"));
+    CHECK_EQ(utf8::describe(U'\u200b'), std::string("U+200B zero-width space"));
+    CHECK_EQ(utf8::describe(U'\ufeff'), std::string("U+FEFF byte-order mark"));
+    CHECK_EQ(utf8::describe(U'\x01'), std::string("U+0001"));
+}
+
 COUPLET_TEST(classifiesHan)
 {
     CHECK(utf8::isHan(U'龍'));
