@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <optional>
 
 namespace couplet {
@@ -16,6 +17,7 @@ constexpr char32_t kCut = U'|'; // stands where a recognised piece was taken out
 constexpr std::size_t npos = U32::npos;
 
 bool isHan(char32_t c) { return utf8::isHan(c); }
+bool isLatinOrDigit(char32_t c) { return c < 0x80 && std::isalnum(static_cast<int>(c)); }
 bool isOneOf(char32_t c, View set) { return set.find(c) != View::npos; }
 std::string text(View s) { return utf8::encode(s); }
 
@@ -152,6 +154,16 @@ void takeUpper(State& st)
             upper.append(s, c, e - c);
             used = e;
             c = e + 1;
+        }
+        // 上联：hello / 上联：春风hello: a given 上联 in other letters is refused, not
+        // cut short or read as a theme of 上.
+        std::size_t latin = used == q ? q : npos;
+        if (upper.empty()) latin = p;
+        if (latin != npos && latin < s.size() && isLatinOrDigit(s[latin])) {
+            std::size_t end = latin;
+            while (end < s.size() && (isLatinOrDigit(s[end]) || isOneOf(s[end], U"'-"))) ++end;
+            throw PromptError("the given 上联 must be Chinese characters; \"" + text(View(s).substr(latin, end - latin)) +
+                              "\" is not (after " + text(View(s).substr(at, latin - at)) + ")");
         }
         while (!upper.empty() && !isHan(upper.back())) upper.pop_back();
         if (upper.empty()) continue;

@@ -127,3 +127,13 @@ COUPLET_TEST(refusesPromptsWithNothingToWrite)
     CHECK_THROWS(PromptParser::parse("写一副藏头联"), "names no theme");
     CHECK_THROWS(PromptParser::parse(std::string("\xE6\x98", 2)), "not valid UTF-8");
 }
+
+// A given 上联 in other letters is refused by name: it was read as a theme of 上
+// (上联：hello), or cut short where the letters began (上联：春风hello).
+COUPLET_TEST(refusesAGivenUpperLineInOtherLetters)
+{
+    CHECK_THROWS(PromptParser::parse("上联：hello"), "\"hello\" is not (after 上联:)");
+    CHECK_THROWS(PromptParser::parse("上联：春风hello2027，请对下联"), "\"hello2027\" is not (after 上联:春风)");
+    // Letters after the request clause are not part of the 上联.
+    CHECK_EQ(PromptParser::parse("上联：春回大地，请对下联 thanks").spec.upper, std::string("春回大地"));
+}
