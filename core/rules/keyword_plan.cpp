@@ -3,6 +3,7 @@
 #include "utf8.h"
 
 #include <algorithm>
+#include <string_view>
 
 namespace couplet {
 int pendingPrefix(const std::vector<int>& line, const std::vector<int>& keyword)
@@ -13,12 +14,26 @@ int pendingPrefix(const std::vector<int>& line, const std::vector<int>& keyword)
     return 0;
 }
 
+namespace {
+
+// Commas, 、, semicolons and every kind of space, the invisible ones that pasted
+// text carries too (no-break, zero-width, full-width spaces, line breaks, a BOM).
+bool isKeywordSeparator(char32_t c)
+{
+    static constexpr std::u32string_view kMarks = U",，、;；";
+    return kMarks.find(c) != std::u32string_view::npos || c == U' ' || c == U'\t' || c == U'\n' || c == U'\r'
+        || c == 0xA0 || (c >= 0x2000 && c <= 0x200B) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F
+        || c == 0x3000 || c == 0xFEFF;
+}
+
+} // namespace
+
 std::vector<std::u32string> splitKeywords(const std::string& text)
 {
     std::vector<std::u32string> out;
     std::u32string current;
     for (char32_t c : utf8::decode(text)) {
-        if (c == U' ' || c == U',' || c == U'，' || c == U'、' || c == U'\t' || c == U'　' || c == U';' || c == U'；') {
+        if (isKeywordSeparator(c)) {
             if (!current.empty()) out.push_back(std::move(current));
             current.clear();
         } else {

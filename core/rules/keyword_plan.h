@@ -29,7 +29,8 @@ private:
     std::vector<std::vector<int>> m_keywords;
 };
 
-// Splits keywords on spaces, commas, 、 and semicolons ("龙年 生意" -> 龙年, 生意).
+// Splits keywords on commas, 、, semicolons and spaces of every kind, the
+// invisible ones of pasted text too ("龙年 生意" and "龙年\u200b生意" -> 龙年, 生意).
 std::vector<std::u32string> splitKeywords(const std::string& text);
 
 // The longest proper prefix of `keyword` that `line` ends with (0 if none).

@@ -33,6 +33,16 @@ GenerationSpec required(const char* keywords, int length)
 
 } // namespace
 
+COUPLET_TEST(keywordsSplitOnVisibleAndInvisibleSeparators)
+{
+    const std::vector<std::u32string> two = {U"五福", U"家和"};
+    for (const char* text : {"五福 家和", "五福，家和", "五福、家和", "五福；家和", "五福\u3000家和", "五福\u200b家和",
+                             "\ufeff五福\u00a0家和\n", " 五福  ,  家和 "})
+        CHECK(splitKeywords(text) == two);
+    CHECK(splitKeywords("五福家和") == std::vector<std::u32string>{U"五福家和"});
+    CHECK(splitKeywords(" \u200b ").empty());
+}
+
 COUPLET_TEST(planForcesOnlyWhenTheKeywordsJustFit)
 {
     const KeywordPlan plan({{11, 12}, {21}});
