@@ -21,9 +21,7 @@ namespace {
 bool isKeywordSeparator(char32_t c)
 {
     static constexpr std::u32string_view kMarks = U",，、;；";
-    return kMarks.find(c) != std::u32string_view::npos || c == U' ' || c == U'\t' || c == U'\n' || c == U'\r'
-        || c == 0xA0 || (c >= 0x2000 && c <= 0x200B) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F
-        || c == 0x3000 || c == 0xFEFF;
+    return kMarks.find(c) != std::u32string_view::npos || utf8::isSpace(c);
 }
 
 } // namespace

@@ -123,6 +123,12 @@ bool isHan(char32_t c)
         || (c >= 0x20000 && c <= 0x2EBEF) || (c >= 0xF900 && c <= 0xFAFF);
 }
 
+bool isSpace(char32_t c)
+{
+    return c == U' ' || c == U'\t' || c == U'\n' || c == U'\r' || c == 0xA0 || (c >= 0x2000 && c <= 0x200B)
+        || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000 || c == 0xFEFF;
+}
+
 std::string describe(char32_t c)
 {
     static const std::pair<char32_t, const char*> named[] = {
@@ -131,8 +137,9 @@ std::string describe(char32_t c)
         {0x200C, "zero-width non-joiner"}, {0x200D, "zero-width joiner"}, {0x2028, "line separator"},
         {0x2029, "paragraph separator"}, {0x3000, "full-width space"}, {0xFEFF, "byte-order mark"},
     };
-    const bool invisible = c <= 0x20 || (c >= 0x7F && c <= 0xA0) || c == 0xAD || (c >= 0x2000 && c <= 0x200F)
-        || (c >= 0x2028 && c <= 0x202F) || (c >= 0x205F && c <= 0x206F) || c == 0x3000 || c == 0xFEFF
+    // Spaces, then the control and format characters and private-use ones.
+    const bool invisible = isSpace(c) || c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0xAD
+        || (c >= 0x200C && c <= 0x200F) || (c >= 0x202A && c <= 0x202E) || (c >= 0x2060 && c <= 0x206F)
         || (c >= 0xFFF0 && c <= 0xFFFF) || (c >= 0xE000 && c <= 0xF8FF);
     if (!invisible) return "\"" + encode(c) + "\"";
     char code[16];

@@ -21,6 +21,10 @@ std::size_t firstInvalid(std::string_view text);
 std::size_t completePrefix(std::string_view bytes);
 // True for CJK unified ideographs (the Han characters a couplet is written in).
 bool isHan(char32_t c);
+// True for a space of any kind, including those pasted text carries that a
+// reader cannot see: ASCII space, tab and line breaks, no-break, zero-width
+// and full-width spaces, the Unicode line and paragraph separators, a BOM.
+bool isSpace(char32_t c);
 // A character as an error message shows it: visible ones quoted ("h", "，"),
 // those a reader cannot see as their code point and name (U+0020 space,
 // U+3000 full-width space, U+200B zero-width space, U+0009 tab, ...).

@@ -49,3 +49,15 @@ COUPLET_TEST(classifiesHan)
     CHECK(!utf8::isHan(U'，'));
     CHECK(!utf8::isHan(U'a'));
 }
+
+COUPLET_TEST(classifiesSpacesAReaderCannotSee)
+{
+    for (char32_t c : {U' ', U'\t', U'\n', U'\r', U'\u00a0', U'\u2002', U'\u200b', U'\u2028', U'\u202f',
+             U'\u3000', U'\ufeff'})
+        CHECK(utf8::isSpace(c));
+    for (char32_t c : {U'a', U'春', U'，', U'\u200d', U'\u00ad', U'\x01', U'_'})
+        CHECK(!utf8::isSpace(c));
+    // Every space is shown by code point in a message, never as a quoted blank.
+    for (char32_t c = 0; c <= 0x10FFFF; ++c)
+        if (utf8::isSpace(c)) CHECK_EQ(utf8::describe(c).rfind("U+", 0), std::size_t(0));
+}
