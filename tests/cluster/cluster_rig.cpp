@@ -1,6 +1,7 @@
 #include "cluster_rig.h"
 
 #include "check.h"
+#include "cli_under_test.h"
 #include "csv_reader.h"
 #include "tiny_model.h"
 #include "wait_for.h"
@@ -16,9 +17,7 @@ namespace couplet::test {
 ClusterRig::ClusterRig(const std::string& name)
 {
     RedisServer::skipUnlessInstalled();
-    const char* cli = std::getenv("COUPLET_CLI");
-    if (!cli) throw std::runtime_error("COUPLET_CLI is not set (the couplet binary)");
-    m_cli = cli;
+    m_cli = couplet::testing::cliUnderTest();
     m_dir = couplet::testing::freshTempDir("cluster-" + name);
     m_redis = std::make_unique<RedisServer>(m_dir / "redis");
     m_client = std::make_unique<RedisConnection>(RedisUrl::parse(m_redis->url()), RedisTimeouts{},

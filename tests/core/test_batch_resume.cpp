@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "csv_test_util.h"
+#include "cli_under_test.h"
 #include "tiny_model.h"
 
 #include "csv_reader.h"
@@ -143,9 +144,7 @@ int rowsOnDisk(const std::filesystem::path& output)
 
 std::vector<std::string> batchArgs(const TempDir& dir, const std::string& output, const std::string& journal)
 {
-    const char* cli = std::getenv("COUPLET_CLI");
-    if (!cli) throw std::runtime_error("COUPLET_CLI is not set (the couplet binary)");
-    return {cli, "batch", (dir / "input.csv").string(), "-o", (dir / output).string(), "--resume",
+    return {testing::cliUnderTest(), "batch", (dir / "input.csv").string(), "-o", (dir / output).string(), "--resume",
             "--model", (dir / "model").string(), "--device", "cpu", "--threads", "1", "--batch", "4",
             "--seed", "7", "--journal", (dir / journal).string()};
 }

@@ -3,6 +3,7 @@
 // pairs, make the overall ones. Runs the real CLI on a tiny random-weight
 // model and a synthetic data folder of two corpora.
 
+#include "cli_under_test.h"
 #include "tiny_model.h"
 #include "utf8.h"
 
@@ -42,9 +43,7 @@ void writeCorpus(const std::filesystem::path& file, int pairs, unsigned seed)
 // its output into `log`; returns the exit status and the output.
 std::pair<int, std::string> runCli(const std::string& arguments, const std::filesystem::path& log)
 {
-    const char* cli = std::getenv("COUPLET_CLI");
-    CHECK(cli != nullptr);
-    const std::string command = std::string(cli) + " " + arguments + " > " + log.string() + " 2>&1";
+    const std::string command = testing::cliUnderTest() + " " + arguments + " > " + log.string() + " 2>&1";
     const int status = std::system(command.c_str());
     std::ifstream in(log);
     return {status, std::string((std::istreambuf_iterator<char>(in)), {})};
