@@ -134,19 +134,42 @@ double meanLoss(LmImpl& model, const std::vector<TrainingExample>& examples, con
     return count > 0 ? total / count : 0;
 }
 
-void writeState(const std::filesystem::path& dir, int step, double tokens, double seconds)
+void writeState(const std::filesystem::path& dir, int step, int stepsBefore, double tokens, double seconds)
 {
     std::ofstream out(dir / "state.json.tmp");
-    out << nlohmann::json{{"step", step}, {"tokens", tokens}, {"seconds", seconds}}.dump(2) << '\n';
+    out << nlohmann::json{{"step", step}, {"steps_before", stepsBefore}, {"tokens", tokens}, {"seconds", seconds}}.dump(2)
+        << '\n';
     out.close();
     std::filesystem::rename(dir / "state.json.tmp", dir / "state.json");
 }
 
 struct Session {
-    int step = 0;
+    int step = 0;        // this run's optimiser steps (the schedule's position)
+    int stepsBefore = 0; // steps the starting weights had taken in the runs before (--init-from)
     double tokens = 0;
     double seconds = 0;
 };
+
+// The "step" the trainer wrote into a weights file's metadata: how many
+// optimiser steps those weights have taken in all; 0 when absent (weights from
+// elsewhere).
+int stepsTrained(const std::filesystem::path& weights)
+{
+    std::map<std::string, std::string> metadata;
+    safetensors::load(weights, &metadata);
+    const auto it = metadata.find("step");
+    if (it == metadata.end()) return 0;
+    std::size_t used = 0;
+    int steps = -1;
+    try {
+        steps = std::stoi(it->second, &used);
+    } catch (const std::exception&) {
+    }
+    if (steps < 0 || used != it->second.size())
+        throw std::runtime_error(weights.string() + ": metadata \"step\" is \"" + it->second
+                                 + "\", not a count of training steps");
+    return steps;
+}
 
 Session prepareFolder(const TrainOptions& o, TrainingData& data, Vocab& vocab, ModelConfig& config, std::ostream& log)
 {
@@ -157,6 +180,7 @@ Session prepareFolder(const TrainOptions& o, TrainingData& data, Vocab& vocab, M
         config = ModelConfig::load(o.outDir / "config.json");
         const auto state = nlohmann::json::parse(std::ifstream(o.outDir / "checkpoint" / "state.json"));
         s.step = state.at("step").get<int>();
+        s.stepsBefore = state.value("steps_before", 0);
         s.tokens = state.at("tokens").get<double>();
         s.seconds = state.at("seconds").get<double>();
         log << "resuming at step " << s.step << '\n';
@@ -173,7 +197,9 @@ Session prepareFolder(const TrainOptions& o, TrainingData& data, Vocab& vocab, M
         }
         vocab.save(o.outDir / "vocab.txt");
         config.save(o.outDir / "config.json");
-        log << "starting from the weights of " << o.initFrom.string() << '\n';
+        s.stepsBefore = stepsTrained(o.initFrom / "model.safetensors");
+        log << "starting from the weights of " << o.initFrom.string() << " (trained " << s.stepsBefore
+            << " steps; the batches go on from there)\n";
     } else {
         vocab = data.buildVocab(o.vocabMinCount);
         config.vocabSize = vocab.size();
@@ -196,9 +222,10 @@ std::vector<TrainingExample> validationExamples(const TrainingData& data, const 
 
 void save(Lm& model, torch::optim::AdamW& optimizer, const TrainOptions& o, const Session& s)
 {
-    safetensors::save(o.outDir / "model.safetensors", weightsOf(model), {{"step", std::to_string(s.step)}});
+    safetensors::save(o.outDir / "model.safetensors", weightsOf(model),
+                      {{"step", std::to_string(s.stepsBefore + s.step)}});
     torch::save(optimizer, (o.outDir / "checkpoint" / "optimizer.pt").string());
-    writeState(o.outDir / "checkpoint", s.step, s.tokens, s.seconds);
+    writeState(o.outDir / "checkpoint", s.step, s.stepsBefore, s.tokens, s.seconds);
 }
 
 // bf16 autocast on `device` for the life of the scope; its cast weights are
@@ -336,7 +363,10 @@ void train(const TrainOptions& o, std::ostream& log)
     log << "products: " << (o.bf16 ? "bf16 (autocast; weights, optimiser and loss in fp32)" : "fp32") << '\n';
 
     const auto valid = validationExamples(data, vocab);
-    BatchStream stream(data, vocab, o.batchSize, config.maxLen, o.seed + static_cast<std::uint64_t>(s.step));
+    // Seeded by the steps the weights have taken in all, so that a run from
+    // --init-from weights does not replay the batches of the run that made them.
+    BatchStream stream(data, vocab, o.batchSize, config.maxLen,
+                       o.seed + static_cast<std::uint64_t>(s.stepsBefore + s.step));
     const auto start = std::chrono::steady_clock::now();
     const double secondsBefore = s.seconds;
     double lossSum = 0, windowTokens = 0;

@@ -1,0 +1,132 @@
+// The trainer end to end on a tiny model and corpus: where a continuation's
+// batches come from, and what it writes into the weights' metadata.
+
+#include "tiny_model.h"
+
+#include "safetensors.h"
+#include "trainer.h"
+#include "utf8.h"
+
+#include <check.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <random>
+#include <sstream>
+
+using namespace couplet;
+
+namespace {
+
+// A data folder as `couplet train` reads it: 200 five-character pairs of the
+// tiny vocabulary's characters and an (empty) idiom list.
+std::filesystem::path writeData(const std::filesystem::path& dir)
+{
+    std::filesystem::create_directories(dir / "couplets");
+    std::filesystem::create_directories(dir / "idioms");
+    std::ofstream(dir / "idioms" / "idioms-pinyin.json") << "[]\n";
+    std::u32string chars;
+    for (char32_t c : utf8::decode(testing::kTinyCharacters))
+        if (chars.find(c) == std::u32string::npos) chars.push_back(c);
+    std::mt19937 rng(5);
+    std::uniform_int_distribution<std::size_t> pick(0, chars.size() - 1);
+    std::ofstream out(dir / "couplets" / "modern.tsv");
+    for (int i = 0; i < 200; ++i) {
+        std::u32string up, down;
+        for (int k = 0; k < 5; ++k) {
+            up.push_back(chars[pick(rng)]);
+            down.push_back(chars[pick(rng)]);
+        }
+        out << utf8::encode(up) << '\t' << utf8::encode(down) << '\n';
+    }
+    return dir;
+}
+
+// The model folder `from` copied to `to`, its weights' metadata "step" set to `step`.
+std::filesystem::path withStepMetadata(const std::filesystem::path& from, const std::filesystem::path& to,
+                                       const std::string& step)
+{
+    std::filesystem::create_directories(to);
+    for (const auto& e : std::filesystem::directory_iterator(from))
+        std::filesystem::copy_file(e.path(), to / e.path().filename());
+    safetensors::save(to / "model.safetensors", safetensors::load(from / "model.safetensors"), {{"step", step}});
+    return to;
+}
+
+TrainOptions tinyRun(const std::filesystem::path& data, const std::filesystem::path& init,
+                     const std::filesystem::path& out, int steps)
+{
+    TrainOptions o;
+    o.dataDir = data;
+    o.outDir = out;
+    o.initFrom = init;
+    o.batchSize = 4;
+    o.steps = steps;
+    o.warmupSteps = 1;
+    o.learningRate = 1e-2;
+    o.threads = 1;
+    o.logEvery = 1;
+    o.evalEvery = 1000;
+    o.saveEvery = 1000;
+    o.seed = 1;
+    return o;
+}
+
+std::string stepMetadata(const std::filesystem::path& model)
+{
+    std::map<std::string, std::string> metadata;
+    safetensors::load(model / "model.safetensors", &metadata);
+    return metadata.at("step");
+}
+
+bool sameWeights(const std::filesystem::path& a, const std::filesystem::path& b)
+{
+    const auto x = safetensors::load(a / "model.safetensors");
+    const auto y = safetensors::load(b / "model.safetensors");
+    if (x.size() != y.size()) return false;
+    for (const auto& [name, t] : x)
+        if (!y.count(name) || !torch::equal(t, y.at(name))) return false;
+    return true;
+}
+
+} // namespace
+
+// Fine-tuning weights that have taken N steps goes on with the batches from
+// step N, not with those the run that made them began with; the same start
+// gives the same weights, so the difference is the batches.
+COUPLET_TEST(aContinuationDrawsTheBatchesAfterThoseItsWeightsSaw)
+{
+    const auto root = testing::freshTempDir("trainer-continuation");
+    const auto data = writeData(root / "data");
+    const auto fresh = testing::writeTinyModel(root / "fresh", 3);
+    const auto trained = withStepMetadata(fresh, root / "trained", "5");
+    std::ostringstream log;
+
+    train(tinyRun(data, fresh, root / "a", 3), log);
+    train(tinyRun(data, fresh, root / "a-again", 3), log);
+    train(tinyRun(data, trained, root / "b", 3), log);
+    CHECK(sameWeights(root / "a", root / "a-again"));
+    CHECK(!sameWeights(root / "a", root / "b"));
+    CHECK(log.str().find("(trained 5 steps;") != std::string::npos);
+
+    // The metadata counts every step the weights have taken; a resumed run keeps the count.
+    CHECK_EQ(stepMetadata(root / "a"), std::string("3"));
+    CHECK_EQ(stepMetadata(root / "b"), std::string("8"));
+    auto resumed = tinyRun(data, {}, root / "b", 4);
+    resumed.resume = true;
+    train(resumed, log);
+    CHECK_EQ(stepMetadata(root / "b"), std::string("9"));
+    const auto state = nlohmann::json::parse(std::ifstream(root / "b" / "checkpoint" / "state.json"));
+    CHECK_EQ(state.at("step").get<int>(), 4);
+    CHECK_EQ(state.at("steps_before").get<int>(), 5);
+}
+
+COUPLET_TEST(weightsWhoseStepMetadataIsNotACountAreRefusedByName)
+{
+    const auto root = testing::freshTempDir("trainer-bad-step");
+    const auto data = writeData(root / "data");
+    const auto bad = withStepMetadata(testing::writeTinyModel(root / "fresh", 3), root / "bad", "4k");
+    std::ostringstream log;
+    CHECK_THROWS(train(tinyRun(data, bad, root / "out", 1), log), "metadata \"step\" is \"4k\"");
+    CHECK_THROWS(train(tinyRun(data, bad, root / "out", 1), log), (bad / "model.safetensors").string());
+}
