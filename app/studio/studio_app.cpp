@@ -269,8 +269,10 @@ void StudioApp::onCandidate(const CandidateResult& r)
 void StudioApp::onRequest(const RequestSummary& s)
 {
     m_window->queueModel()->finish(s.requestId, stateOf(s.outcome), s.latencyMs, s.tokensPerSecond, s.error);
-    if (s.outcome == Outcome::Failed && m_window->editor()->currentRequestId() == s.requestId)
+    if (s.outcome == Outcome::Failed && m_window->editor()->currentRequestId() == s.requestId) {
+        m_window->editor()->showFailure(s.requestId, s.error);
         m_window->statusBar()->showMessage(tr("Request %1 failed: %2").arg(s.requestId).arg(s.error), 10000);
+    }
     m_tracks.remove(s.requestId);
 }
 

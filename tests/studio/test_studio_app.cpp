@@ -19,6 +19,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTest>
 
 using namespace couplet;
@@ -173,6 +174,24 @@ private Q_SLOTS:
         QAbstractItemModel* history = window->history()->table()->model();
         QTRY_COMPARE_WITH_TIMEOUT(history->rowCount(), historyBefore + 2, 10000);
         QCOMPARE(history->index(0, HistoryModel::HengpiColumn).data().toString(), QStringLiteral("四字横批"));
+    }
+
+    void aFailedRequestSaysWhyInOneRow()
+    {
+        StudioApp studio(test::fakeLoader(std::make_shared<test::FakeBackend>(1)));
+        MainWindow* window = showLoaded(studio);
+        GenerationSpec spec;
+        spec.keywords = "fail"; // the fake's policies throw at their third token
+        spec.length = 5;
+        spec.candidates = 3;
+        const quint64 id = studio.submit(spec);
+        EditorView* editor = window->editor();
+        QCOMPARE(editor->candidateCount(), 3);
+        QTRY_COMPARE_WITH_TIMEOUT(window->queueModel()->entry(id)->state, QueueState::Failed, 10000);
+        QCOMPARE(editor->candidateCount(), 1);
+        auto* table = editor->findChild<QTableWidget*>();
+        QVERIFY(table->item(0, 0)->text().contains(QStringLiteral("policy failed at token 2")));
+        QVERIFY(window->statusBar()->currentMessage().contains(QStringLiteral("policy failed at token 2")));
     }
 
     void showsWhyTheModelIsMissing()

@@ -4,6 +4,7 @@
 #include <QKeyEvent>
 #include <QLineEdit>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QTest>
 
 using namespace couplet;
@@ -48,6 +49,34 @@ private Q_SLOTS:
         QCOMPARE(editor.currentCouplet().lower, QStringLiteral("福满人间"));
         QVERIFY(!shown.isEmpty());
         QCOMPARE(shown.last().at(0).value<CoupletText>().upper, QStringLiteral("春回大地"));
+    }
+
+    void aFailedRequestShowsOneRowSayingWhy()
+    {
+        EditorView editor;
+        auto* table = editor.findChild<QTableWidget*>();
+        QVERIFY(table);
+        const QString error = QStringLiteral("keywords: not allowed: \"a\"");
+        editor.beginRequest(6, keywords(4));
+        for (int i = 0; i < 4; ++i)
+            editor.finishCandidate(6, i, {}, 0, error);
+        editor.showFailure(5, QStringLiteral("an older request"));
+        QCOMPARE(editor.candidateCount(), 4);
+        editor.showFailure(6, error);
+        QCOMPARE(editor.candidateCount(), 1);
+        QCOMPARE(table->columnSpan(0, 0), int(EditorView::LineCount));
+        QVERIFY(table->item(0, 0)->text().contains(error));
+        QCOMPARE(table->item(0, EditorView::LineCount)->text(), QStringLiteral("failed"));
+        // The message is not a couplet: not in the candidate, not in the edits.
+        QVERIFY(editor.candidate(0).upper.isEmpty());
+        QVERIFY(editor.currentCouplet().upper.isEmpty());
+        // The next request gets its rows back, without the span.
+        editor.beginRequest(7, keywords(3));
+        QCOMPARE(editor.candidateCount(), 3);
+        QCOMPARE(table->columnSpan(0, 0), 1);
+        editor.finishCandidate(7, 0, {QStringLiteral("春回大地"), QStringLiteral("福满人间"), QStringLiteral("万象更新")}, -1, {});
+        QCOMPARE(editor.candidate(0).upper, QStringLiteral("春回大地"));
+        QCOMPARE(editor.currentCouplet().upper, QStringLiteral("春回大地"));
     }
 
     void newLowerKeepsTheUpperAndHengpi()

@@ -18,6 +18,8 @@ namespace couplet {
 namespace {
 
 constexpr int kStatusColumn = EditorView::LineCount;
+// Marks the item of a failure message (showFailure), which is not a line of a candidate.
+constexpr int kMessageRole = Qt::UserRole + 1;
 
 QString lineOf(const CoupletText& text, int line)
 {
@@ -104,6 +106,8 @@ void EditorView::beginRequest(quint64 requestId, const GenerationSpec& spec)
 {
     m_requestId = requestId;
     m_spec = spec;
+    m_table->clearSpans();
+    m_table->clearContents();
     m_table->setRowCount(std::max(1, spec.candidates));
     for (int row = 0; row < m_table->rowCount(); ++row) {
         setRow(row, withLocks({}));
@@ -143,7 +147,7 @@ CoupletText EditorView::candidate(int index) const
     CoupletText text;
     for (int line = 0; line < LineCount; ++line) {
         const QTableWidgetItem* item = m_table->item(index, line);
-        setLineOf(text, line, item ? item->text() : QString());
+        setLineOf(text, line, item && !item->data(kMessageRole).toBool() ? item->text() : QString());
     }
     return text;
 }
@@ -177,6 +181,25 @@ void EditorView::finishCandidate(quint64 requestId, int candidate, const Couplet
     m_table->setItem(candidate, kStatusColumn, status);
 }
 
+void EditorView::showFailure(quint64 requestId, const QString& error)
+{
+    if (requestId != m_requestId)
+        return;
+    m_table->clearSpans();
+    m_table->clearContents();
+    m_table->setRowCount(1);
+    auto* message = new QTableWidgetItem(tr("Nothing written: %1").arg(error));
+    message->setData(kMessageRole, true);
+    message->setToolTip(error);
+    message->setForeground(palette().brush(QPalette::Disabled, QPalette::Text));
+    m_table->setItem(0, Upper, message);
+    m_table->setSpan(0, Upper, 1, LineCount);
+    auto* status = new QTableWidgetItem(tr("failed"));
+    status->setToolTip(error);
+    m_table->setItem(0, kStatusColumn, status);
+    m_table->selectRow(0);
+}
+
 void EditorView::showCouplet(const CoupletText& text, const GenerationSpec& spec)
 {
     m_requestId = 0;
@@ -184,6 +207,8 @@ void EditorView::showCouplet(const CoupletText& text, const GenerationSpec& spec
     m_spec.candidates = 1;
     for (QCheckBox* lock : m_locks)
         lock->setChecked(false);
+    m_table->clearSpans();
+    m_table->clearContents();
     m_table->setRowCount(1);
     setRow(0, text);
     m_table->setItem(0, kStatusColumn, new QTableWidgetItem);

@@ -32,6 +32,10 @@ public:
     // `parts`, when given, explain the score in the score cell's tooltip.
     void finishCandidate(quint64 requestId, int candidate, const CoupletText& text,
                          double score, const QString& error, const ScoreParts* parts = nullptr);
+    // The whole request failed (no candidate written): one row that says why,
+    // across the line columns, instead of a "failed" row per candidate. The
+    // message is not a candidate: it never goes into the line edits.
+    void showFailure(quint64 requestId, const QString& error);
     // "1.23 = model -1.85 + 对仗 0.52 + …": the terms of a reranked score.
     static QString explainScore(double score, const ScoreParts& parts);
     // Shows one couplet (e.g. reopened from the history) as the only candidate.
