@@ -438,6 +438,10 @@
         <source>Mean log-probability per character</source>
         <translation>每字的平均对数概率</translation>
     </message>
+    <message>
+        <source>Nothing written: %1</source>
+        <translation>未能生成：%1</translation>
+    </message>
 </context>
 <context>
     <name>couplet::EngineWorker</name>
