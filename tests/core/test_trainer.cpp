@@ -5,13 +5,11 @@
 
 #include "safetensors.h"
 #include "trainer.h"
-#include "utf8.h"
 
 #include <check.h>
 #include <nlohmann/json.hpp>
 
 #include <fstream>
-#include <random>
 #include <sstream>
 
 using namespace couplet;
@@ -25,20 +23,7 @@ std::filesystem::path writeData(const std::filesystem::path& dir)
     std::filesystem::create_directories(dir / "couplets");
     std::filesystem::create_directories(dir / "idioms");
     std::ofstream(dir / "idioms" / "idioms-pinyin.json") << "[]\n";
-    std::u32string chars;
-    for (char32_t c : utf8::decode(testing::kTinyCharacters))
-        if (chars.find(c) == std::u32string::npos) chars.push_back(c);
-    std::mt19937 rng(5);
-    std::uniform_int_distribution<std::size_t> pick(0, chars.size() - 1);
-    std::ofstream out(dir / "couplets" / "modern.tsv");
-    for (int i = 0; i < 200; ++i) {
-        std::u32string up, down;
-        for (int k = 0; k < 5; ++k) {
-            up.push_back(chars[pick(rng)]);
-            down.push_back(chars[pick(rng)]);
-        }
-        out << utf8::encode(up) << '\t' << utf8::encode(down) << '\n';
-    }
+    testing::writeTinyCorpus(dir / "couplets" / "modern.tsv", 200, 5);
     return dir;
 }
 

@@ -16,17 +16,9 @@ using namespace couplet;
 namespace {
 
 // The tiny vocabulary's Han characters, each paired with a partner 17 places on.
-std::u32string tinyChars()
-{
-    std::u32string out;
-    for (char32_t c : utf8::decode(testing::kTinyCharacters))
-        if (out.find(c) == std::u32string::npos) out.push_back(c);
-    return out;
-}
-
 char32_t partner(char32_t c)
 {
-    const auto chars = tinyChars();
+    const auto chars = testing::tinyHanCharacters();
     return chars[(chars.find(c) + 17) % chars.size()];
 }
 
@@ -34,7 +26,7 @@ char32_t partner(char32_t c)
 AlignTable partnerTable()
 {
     AlignTable table;
-    for (char32_t c : tinyChars())
+    for (char32_t c : testing::tinyHanCharacters())
         for (int k = 0; k < 5; ++k) table.addPair(std::u32string(1, c), std::u32string(1, partner(c)));
     AlignTable::BuildOptions o;
     o.alpha = 1;

@@ -5,7 +5,6 @@
 
 #include "cli_under_test.h"
 #include "tiny_model.h"
-#include "utf8.h"
 
 #include <check.h>
 #include <nlohmann/json.hpp>
@@ -13,31 +12,11 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
-#include <random>
 #include <utility>
 
 using namespace couplet;
 
 namespace {
-
-// `pairs` five-character pairs of the tiny vocabulary's characters.
-void writeCorpus(const std::filesystem::path& file, int pairs, unsigned seed)
-{
-    std::u32string chars;
-    for (char32_t c : utf8::decode(testing::kTinyCharacters))
-        if (chars.find(c) == std::u32string::npos) chars.push_back(c);
-    std::mt19937 rng(seed);
-    std::uniform_int_distribution<std::size_t> pick(0, chars.size() - 1);
-    std::ofstream out(file);
-    for (int i = 0; i < pairs; ++i) {
-        std::u32string up, down;
-        for (int k = 0; k < 5; ++k) {
-            up.push_back(chars[pick(rng)]);
-            down.push_back(chars[pick(rng)]);
-        }
-        out << utf8::encode(up) << '\t' << utf8::encode(down) << '\n';
-    }
-}
 
 // Runs the couplet CLI under test (CTest sets COUPLET_CLI) with `arguments`,
 // its output into `log`; returns the exit status and the output.
@@ -57,8 +36,8 @@ COUPLET_TEST(evalReportsSamePlacePerCorpusThatAddsUpToTheWhole)
     const auto model = testing::writeTinyModel(root / "model", 3);
     std::filesystem::create_directories(root / "data" / "couplets");
     // 1% of each corpus is held out: 3 and 5 validation pairs.
-    writeCorpus(root / "data" / "couplets" / "modern.tsv", 300, 1);
-    writeCorpus(root / "data" / "couplets" / "verse-song.tsv", 500, 2);
+    testing::writeTinyCorpus(root / "data" / "couplets" / "modern.tsv", 300, 1);
+    testing::writeTinyCorpus(root / "data" / "couplets" / "verse-song.tsv", 500, 2);
     const auto json = root / "eval.json";
     const auto [status, logText] = runCli("eval --model " + model.string() + " --data " + (root / "data").string() +
                                               " --greedy --threads 1 --json " + json.string(),
@@ -94,7 +73,7 @@ COUPLET_TEST(aNegativeDecodingWeightIsRefusedByName)
 {
     const auto root = testing::freshTempDir("negative-weight");
     const auto model = testing::writeTinyModel(root / "model", 3);
-    writeCorpus(root / "pairs.tsv", 4, 3);
+    testing::writeTinyCorpus(root / "pairs.tsv", 4, 3);
     {
         std::ofstream prompts(root / "prompts.tsv");
         prompts << "keywords\tkeywords\t春\t5\n";

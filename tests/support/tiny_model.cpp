@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <random>
 #include <stdexcept>
 
 namespace couplet::testing {
@@ -22,9 +23,8 @@ constexpr const char* kHengpi = "五福临门\t10\tstock\n万象更新\t10\tstoc
 
 std::vector<char32_t> vocabularyCharacters()
 {
-    std::vector<char32_t> out;
-    for (char32_t c : utf8::decode(kTinyCharacters))
-        if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
+    const std::u32string han = tinyHanCharacters();
+    std::vector<char32_t> out(han.begin(), han.end());
     out.push_back(U'，');
     return out;
 }
@@ -37,6 +37,30 @@ void writeTones(const std::filesystem::path& path)
 }
 
 } // namespace
+
+std::u32string tinyHanCharacters()
+{
+    std::u32string out;
+    for (char32_t c : utf8::decode(kTinyCharacters))
+        if (out.find(c) == std::u32string::npos) out.push_back(c);
+    return out;
+}
+
+void writeTinyCorpus(const std::filesystem::path& file, int pairs, unsigned seed)
+{
+    const std::u32string chars = tinyHanCharacters();
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<std::size_t> pick(0, chars.size() - 1);
+    std::ofstream out(file, std::ios::binary);
+    for (int i = 0; i < pairs; ++i) {
+        std::u32string up, down;
+        for (int k = 0; k < 5; ++k) {
+            up.push_back(chars[pick(rng)]);
+            down.push_back(chars[pick(rng)]);
+        }
+        out << utf8::encode(up) << '\t' << utf8::encode(down) << '\n';
+    }
+}
 
 const char* const kTinyCharacters =
     "春福年新喜风花月山水天地人家门财金玉龙凤吉祥如意安康寿平万事兴旺和顺五四海一生大日千秋百岁"

@@ -20,6 +20,14 @@ namespace couplet::testing {
 // is unknown to the tiny model.
 extern const char* const kTinyCharacters;
 
+// kTinyCharacters without repeats, in order.
+std::u32string tinyHanCharacters();
+
+// Writes `pairs` random five-character 上联/下联 pairs of the tiny vocabulary's
+// characters (from `seed`), tab-separated, one per line: a corpus file as
+// couplets/*.tsv of a data folder holds.
+void writeTinyCorpus(const std::filesystem::path& file, int pairs, unsigned seed);
+
 // A new empty folder under the temporary directory, named after `name`.
 std::filesystem::path freshTempDir(const std::string& name);
 
