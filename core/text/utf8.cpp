@@ -141,7 +141,12 @@ std::string describe(char32_t c)
     const bool invisible = isSpace(c) || c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0xAD
         || (c >= 0x200C && c <= 0x200F) || (c >= 0x202A && c <= 0x202E) || (c >= 0x2060 && c <= 0x206F)
         || (c >= 0xFFF0 && c <= 0xFFFF) || (c >= 0xE000 && c <= 0xF8FF);
-    if (!invisible) return "\"" + encode(c) + "\"";
+    if (!invisible) {
+        std::string quoted = "\"";
+        quoted += encode(c);
+        quoted += '"';
+        return quoted;
+    }
     char code[16];
     std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(c));
     std::string out = code;
