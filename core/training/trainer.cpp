@@ -403,7 +403,7 @@ void train(const TrainOptions& o, std::ostream& log)
         }
         if (s.step % o.evalEvery == 0 || s.step == o.steps) {
             const double nll = meanLoss(*model, valid, device);
-            log << "valid: 下联 NLL " << std::setprecision(4) << nll << "  perplexity " << std::setprecision(2)
+            log << "valid: 下联 NLL " << std::fixed << std::setprecision(4) << nll << "  perplexity " << std::setprecision(2)
                 << std::exp(nll) << std::endl;
         }
         const bool outOfTime = o.maxMinutes > 0 && Seconds(now - start).count() > o.maxMinutes * 60;
@@ -413,7 +413,7 @@ void train(const TrainOptions& o, std::ostream& log)
             return;
         }
     }
-    log << "done: " << s.step << " steps, " << std::setprecision(0) << s.tokens << " tokens, " << std::setprecision(1)
+    log << "done: " << s.step << " steps, " << std::fixed << std::setprecision(0) << s.tokens << " tokens, " << std::setprecision(1)
         << s.seconds / 60 << " min" << std::endl;
 }
 

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 using namespace couplet;
@@ -114,4 +115,20 @@ COUPLET_TEST(weightsWhoseStepMetadataIsNotACountAreRefusedByName)
     std::ostringstream log;
     CHECK_THROWS(train(tinyRun(data, bad, root / "out", 1), log), "metadata \"step\" is \"4k\"");
     CHECK_THROWS(train(tinyRun(data, bad, root / "out", 1), log), (bad / "model.safetensors").string());
+}
+
+// A run shorter than its log interval still prints its figures as numbers
+// (the validation line and the summary were "perplexity 1e+02", "1e+03 tokens").
+COUPLET_TEST(aShortRunLogsItsFiguresAsPlainNumbers)
+{
+    const auto root = testing::freshTempDir("trainer-log");
+    const auto data = writeData(root / "data");
+    auto o = tinyRun(data, testing::writeTinyModel(root / "fresh", 3), root / "out", 2);
+    o.logEvery = 50;
+    std::ostringstream log;
+    train(o, log);
+    const std::string text = log.str();
+    CHECK(std::regex_search(text, std::regex("valid: 下联 NLL [0-9]+\\.[0-9]{4}  perplexity [0-9]+\\.[0-9]{2}\n")));
+    CHECK(std::regex_search(text, std::regex("done: 2 steps, [0-9]+ tokens, [0-9]+\\.[0-9] min\n")));
+    CHECK(text.find("e+") == std::string::npos);
 }
