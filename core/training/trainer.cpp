@@ -137,8 +137,8 @@ double meanLoss(LmImpl& model, const std::vector<TrainingExample>& examples, con
 void writeState(const std::filesystem::path& dir, int step, int stepsBefore, double tokens, double seconds)
 {
     std::ofstream out(dir / "state.json.tmp");
-    out << nlohmann::json{{"step", step}, {"steps_before", stepsBefore}, {"tokens", tokens}, {"seconds", seconds}}.dump(2)
-        << '\n';
+    const nlohmann::json state{{"step", step}, {"steps_before", stepsBefore}, {"tokens", tokens}, {"seconds", seconds}};
+    out << state.dump(2) << '\n';
     out.close();
     std::filesystem::rename(dir / "state.json.tmp", dir / "state.json");
 }
@@ -403,8 +403,8 @@ void train(const TrainOptions& o, std::ostream& log)
         }
         if (s.step % o.evalEvery == 0 || s.step == o.steps) {
             const double nll = meanLoss(*model, valid, device);
-            log << "valid: 下联 NLL " << std::fixed << std::setprecision(4) << nll << "  perplexity " << std::setprecision(2)
-                << std::exp(nll) << std::endl;
+            log << "valid: 下联 NLL " << std::fixed << std::setprecision(4) << nll << "  perplexity "
+                << std::setprecision(2) << std::exp(nll) << std::endl;
         }
         const bool outOfTime = o.maxMinutes > 0 && Seconds(now - start).count() > o.maxMinutes * 60;
         if (s.step % o.saveEvery == 0 || s.step == o.steps || outOfTime) save(model, optimizer, o, s);
@@ -413,8 +413,8 @@ void train(const TrainOptions& o, std::ostream& log)
             return;
         }
     }
-    log << "done: " << s.step << " steps, " << std::fixed << std::setprecision(0) << s.tokens << " tokens, " << std::setprecision(1)
-        << s.seconds / 60 << " min" << std::endl;
+    log << "done: " << s.step << " steps, " << std::fixed << std::setprecision(0) << s.tokens << " tokens, "
+        << std::setprecision(1) << s.seconds / 60 << " min" << std::endl;
 }
 
 void exportModel(const std::filesystem::path& from, const std::filesystem::path& to, bool half)

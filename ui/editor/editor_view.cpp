@@ -106,14 +106,19 @@ void EditorView::beginRequest(quint64 requestId, const GenerationSpec& spec)
 {
     m_requestId = requestId;
     m_spec = spec;
-    m_table->clearSpans();
-    m_table->clearContents();
-    m_table->setRowCount(std::max(1, spec.candidates));
+    resetRows(std::max(1, spec.candidates));
     for (int row = 0; row < m_table->rowCount(); ++row) {
         setRow(row, withLocks({}));
         m_table->setItem(row, kStatusColumn, new QTableWidgetItem(tr("…")));
     }
     m_table->selectRow(0);
+}
+
+void EditorView::resetRows(int rows)
+{
+    m_table->clearSpans();
+    m_table->clearContents();
+    m_table->setRowCount(rows);
 }
 
 int EditorView::candidateCount() const { return m_table->rowCount(); }
@@ -185,9 +190,7 @@ void EditorView::showFailure(quint64 requestId, const QString& error)
 {
     if (requestId != m_requestId)
         return;
-    m_table->clearSpans();
-    m_table->clearContents();
-    m_table->setRowCount(1);
+    resetRows(1);
     auto* message = new QTableWidgetItem(tr("Nothing written: %1").arg(error));
     message->setData(kMessageRole, true);
     message->setToolTip(error);
@@ -207,9 +210,7 @@ void EditorView::showCouplet(const CoupletText& text, const GenerationSpec& spec
     m_spec.candidates = 1;
     for (QCheckBox* lock : m_locks)
         lock->setChecked(false);
-    m_table->clearSpans();
-    m_table->clearContents();
-    m_table->setRowCount(1);
+    resetRows(1);
     setRow(0, text);
     m_table->setItem(0, kStatusColumn, new QTableWidgetItem);
     m_table->selectRow(0);

@@ -66,6 +66,8 @@ protected:
 private:
     void buildUi();
     void retranslateUi();
+    // `rows` empty rows, without a failure message's span.
+    void resetRows(int rows);
     void setRow(int row, const CoupletText& text);
     CoupletText withLocks(const CoupletText& text) const;
     void selectionChanged();
