@@ -37,7 +37,11 @@ void FixedStepRowGenerator::submit(const PromptRow& row, std::function<void(RowR
         RowResult result;
         result.status = r.status == RequestStatus::Done ? RowStatus::Ok : RowStatus::Failed;
         result.error = r.error;
-        result.couplet = {"春风送暖", "瑞雪迎春", "万象更新", r.logProb, seed};
+        result.couplet.upper = "春风送暖";
+        result.couplet.lower = "瑞雪迎春";
+        result.couplet.hengpi = "万象更新";
+        result.couplet.score = r.logProb;
+        result.couplet.seed = seed;
         result.model = "fake";
         result.latencyMs = r.metrics.totalMs;
         m_finished.emplace_back(done, std::move(result));

@@ -32,7 +32,11 @@ public:
     bool poll() override
     {
         RowResult r;
-        r.couplet = {"春回大地千山秀", "福满人间万户春", "五福临门", -1.5, 42};
+        r.couplet.upper = "春回大地千山秀";
+        r.couplet.lower = "福满人间万户春";
+        r.couplet.hengpi = "五福临门";
+        r.couplet.score = -1.5;
+        r.couplet.seed = 42;
         r.model = "instant";
         r.latencyMs = 0.01;
         const bool any = !m_pending.empty();

@@ -20,7 +20,7 @@ QString qs(const std::string& text) { return QString::fromStdString(text); }
 QString outageReason(const std::string& line, const std::string& url)
 {
     std::string reason = line;
-    for (const std::string prefix : {std::string("redis unavailable: "), url + ": "})
+    for (const std::string& prefix : {std::string("redis unavailable: "), url + ": "})
         if (reason.rfind(prefix, 0) == 0)
             reason.erase(0, prefix.size());
     return qs(reason.substr(0, reason.find("; retrying")));
