@@ -44,17 +44,6 @@ const DtypeInfo* byName(const std::string& name)
     throw std::runtime_error(path.string() + ": " + what);
 }
 
-std::vector<char> readAll(const std::filesystem::path& path)
-{
-    std::ifstream in(path, std::ios::binary | std::ios::ate);
-    if (!in) fail(path, "cannot open file (missing or unreadable)");
-    const auto size = static_cast<std::size_t>(in.tellg());
-    std::vector<char> bytes(size);
-    in.seekg(0);
-    if (size > 0 && !in.read(bytes.data(), static_cast<std::streamsize>(size))) fail(path, "read error");
-    return bytes;
-}
-
 torch::Tensor tensorFromEntry(const std::filesystem::path& path, const std::string& name,
                               const nlohmann::json& entry, const char* data, std::size_t dataSize)
 {
@@ -75,6 +64,47 @@ torch::Tensor tensorFromEntry(const std::filesystem::path& path, const std::stri
     auto t = torch::empty(shape, torch::TensorOptions().dtype(info->type));
     if (count > 0) std::memcpy(t.data_ptr(), data + offsets[0], offsets[1] - offsets[0]);
     return t;
+}
+
+// The 8-byte length and the JSON header of a safetensors file, checked against
+// the file's size; `fileSize` is the whole file's length in bytes.
+nlohmann::json parseHeader(const std::filesystem::path& path, std::istream& in, std::uint64_t fileSize, std::uint64_t& headerLen)
+{
+    if (fileSize < 8) fail(path, "truncated: " + std::to_string(fileSize) + " bytes, no header");
+    unsigned char len[8];
+    if (!in.read(reinterpret_cast<char*>(len), 8)) fail(path, "read error");
+    headerLen = 0;
+    for (int i = 0; i < 8; ++i) headerLen |= static_cast<std::uint64_t>(len[i]) << (8 * i);
+    if (headerLen > kMaxHeaderBytes || 8 + headerLen > fileSize)
+        fail(path, "header length " + std::to_string(headerLen) + " exceeds the file size " + std::to_string(fileSize)
+                       + " (truncated or not a safetensors file)");
+    std::string text(static_cast<std::size_t>(headerLen), '\0');
+    if (headerLen > 0 && !in.read(text.data(), static_cast<std::streamsize>(headerLen))) fail(path, "read error");
+    nlohmann::json header;
+    try {
+        header = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception& e) {
+        fail(path, std::string("header is not valid JSON: ") + e.what());
+    }
+    if (!header.is_object()) fail(path, "header is not a JSON object");
+    return header;
+}
+
+std::map<std::string, std::string> metadataOf(const nlohmann::json& header)
+{
+    std::map<std::string, std::string> out;
+    if (const auto it = header.find("__metadata__"); it != header.end())
+        for (const auto& [k, v] : it->items()) out[k] = v.is_string() ? v.get<std::string>() : v.dump();
+    return out;
+}
+
+std::ifstream openSized(const std::filesystem::path& path, std::uint64_t& size)
+{
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
+    if (!in) fail(path, "cannot open file (missing or unreadable)");
+    size = static_cast<std::uint64_t>(in.tellg());
+    in.seekg(0);
+    return in;
 }
 
 } // namespace
@@ -116,36 +146,30 @@ void save(const std::filesystem::path& path, const TensorMap& tensors,
 
 TensorMap load(const std::filesystem::path& path, std::map<std::string, std::string>* metadata)
 {
-    const auto bytes = readAll(path);
-    if (bytes.size() < 8) fail(path, "truncated: " + std::to_string(bytes.size()) + " bytes, no header");
-    std::uint64_t headerLen = 0;
-    for (int i = 0; i < 8; ++i) headerLen |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[i])) << (8 * i);
-    if (headerLen > kMaxHeaderBytes || 8 + headerLen > bytes.size())
-        fail(path, "header length " + std::to_string(headerLen) + " exceeds the file size "
-                       + std::to_string(bytes.size()) + " (truncated or not a safetensors file)");
-    nlohmann::json header;
-    try {
-        header = nlohmann::json::parse(bytes.begin() + 8, bytes.begin() + 8 + static_cast<std::ptrdiff_t>(headerLen));
-    } catch (const nlohmann::json::exception& e) {
-        fail(path, std::string("header is not valid JSON: ") + e.what());
-    }
-    if (!header.is_object()) fail(path, "header is not a JSON object");
-    const char* data = bytes.data() + 8 + headerLen;
-    const std::size_t dataSize = bytes.size() - 8 - headerLen;
+    std::uint64_t fileSize = 0, headerLen = 0;
+    auto in = openSized(path, fileSize);
+    const auto header = parseHeader(path, in, fileSize, headerLen);
+    const std::size_t dataSize = static_cast<std::size_t>(fileSize - 8 - headerLen);
+    std::vector<char> data(dataSize);
+    if (dataSize > 0 && !in.read(data.data(), static_cast<std::streamsize>(dataSize))) fail(path, "read error");
+    if (metadata != nullptr) *metadata = metadataOf(header);
     TensorMap out;
     for (const auto& [name, entry] : header.items()) {
-        if (name == "__metadata__") {
-            if (metadata != nullptr)
-                for (const auto& [k, v] : entry.items()) (*metadata)[k] = v.is_string() ? v.get<std::string>() : v.dump();
-            continue;
-        }
+        if (name == "__metadata__") continue;
         try {
-            out[name] = tensorFromEntry(path, name, entry, data, dataSize);
+            out[name] = tensorFromEntry(path, name, entry, data.data(), dataSize);
         } catch (const nlohmann::json::exception& e) {
             fail(path, "tensor '" + name + "' has a malformed entry: " + e.what());
         }
     }
     return out;
+}
+
+std::map<std::string, std::string> loadMetadata(const std::filesystem::path& path)
+{
+    std::uint64_t fileSize = 0, headerLen = 0;
+    auto in = openSized(path, fileSize);
+    return metadataOf(parseHeader(path, in, fileSize, headerLen));
 }
 
 } // namespace couplet::safetensors

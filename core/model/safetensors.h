@@ -24,4 +24,8 @@ void save(const std::filesystem::path& path, const TensorMap& tensors,
 // wrong: missing, truncated, bad header, unknown dtype, offsets out of range.
 TensorMap load(const std::filesystem::path& path, std::map<std::string, std::string>* metadata = nullptr);
 
+// Reads only the header's "__metadata__" (empty when it has none), not the
+// tensors; throws as load() does for a missing file or a bad header.
+std::map<std::string, std::string> loadMetadata(const std::filesystem::path& path);
+
 } // namespace couplet::safetensors

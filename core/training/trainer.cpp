@@ -155,8 +155,7 @@ struct Session {
 // elsewhere).
 int stepsTrained(const std::filesystem::path& weights)
 {
-    std::map<std::string, std::string> metadata;
-    safetensors::load(weights, &metadata);
+    const auto metadata = safetensors::loadMetadata(weights);
     const auto it = metadata.find("step");
     if (it == metadata.end()) return 0;
     std::size_t used = 0;

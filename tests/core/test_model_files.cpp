@@ -82,6 +82,30 @@ COUPLET_TEST(safetensorsReportsCorruptFiles)
     CHECK_THROWS(safetensors::load(dir / "none.safetensors"), "none.safetensors: cannot open");
 }
 
+COUPLET_TEST(safetensorsMetadataIsReadFromTheHeaderAlone)
+{
+    const auto dir = testing::freshTempDir("st-meta");
+    safetensors::save(dir / "w.safetensors", {{"x", torch::randn({64, 64})}}, {{"step", "7"}, {"by", "test"}});
+    const auto meta = safetensors::loadMetadata(dir / "w.safetensors");
+    CHECK_EQ(meta.size(), std::size_t(2));
+    CHECK_EQ(meta.at("step"), std::string("7"));
+    CHECK_EQ(meta.at("by"), std::string("test"));
+    // Only the header is read: a file cut inside its tensor bytes still gives its
+    // metadata, while load() refuses it.
+    std::filesystem::resize_file(dir / "w.safetensors", std::filesystem::file_size(dir / "w.safetensors") - 100);
+    CHECK_EQ(safetensors::loadMetadata(dir / "w.safetensors").at("step"), std::string("7"));
+    CHECK_THROWS(safetensors::load(dir / "w.safetensors"), "outside the file");
+
+    safetensors::save(dir / "bare.safetensors", {{"x", torch::zeros({2})}});
+    CHECK(safetensors::loadMetadata(dir / "bare.safetensors").empty());
+    {
+        std::ofstream out(dir / "junk.safetensors", std::ios::binary);
+        out << "this is not a model at all, just text";
+    }
+    CHECK_THROWS(safetensors::loadMetadata(dir / "junk.safetensors"), "exceeds the file size");
+    CHECK_THROWS(safetensors::loadMetadata(dir / "none.safetensors"), "none.safetensors: cannot open");
+}
+
 namespace {
 
 // A copy of the model folder whose config.json asks for wider layers than its weights have.

@@ -60,9 +60,7 @@ TrainOptions tinyRun(const std::filesystem::path& data, const std::filesystem::p
 
 std::string stepMetadata(const std::filesystem::path& model)
 {
-    std::map<std::string, std::string> metadata;
-    safetensors::load(model / "model.safetensors", &metadata);
-    return metadata.at("step");
+    return safetensors::loadMetadata(model / "model.safetensors").at("step");
 }
 
 bool sameWeights(const std::filesystem::path& a, const std::filesystem::path& b)
