@@ -3,6 +3,7 @@
 #include "model_backend.h"
 
 #include "child_process.h"
+#include "cli_under_test.h"
 #include "redis_server.h"
 #include "tiny_model.h"
 
@@ -75,8 +76,11 @@ private Q_SLOTS:
     {
         if (!RedisServer::executable())
             QSKIP("redis-server is not installed (apt-get install redis-server)");
-        m_cli = qEnvironmentVariable("COUPLET_CLI");
-        QVERIFY2(!m_cli.isEmpty(), "COUPLET_CLI is not set (the couplet binary)");
+        try {
+            m_cli = QString::fromStdString(testing::cliUnderTest());
+        } catch (const std::exception& e) {
+            QFAIL(e.what());
+        }
         QStandardPaths::setTestModeEnabled(true);
         QVERIFY(m_dir.isValid());
         QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_dir.filePath(QStringLiteral("settings")));
