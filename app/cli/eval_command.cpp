@@ -64,6 +64,8 @@ struct Scores {
     std::size_t generated = 0, valid = 0, rejected = 0, violations = 0, forcedEnds = 0;
     double samePosition = 0, sharedChars = 0, tone = 0;
     double seconds = 0, nll = 0;
+    double fusedNll = 0;  // of the reference 下联s with the 对仗 table added as decoding adds it
+    float fusionWeight = 0; // 0: no table, or fusion off
     Bleu2 bleu;
     struct Group {
         std::size_t pairs = 0;
@@ -93,6 +95,13 @@ void addOverlap(Scores& s, const std::string& got, const std::string& want, cons
     s.bleu.add(g, w);
 }
 
+// The reference 下联s of the pairs that were written, for their perplexity.
+struct References {
+    std::vector<TrainingExample> examples;
+    std::vector<std::string> sources;      // corpus of each ("" for --pairs)
+    std::vector<std::vector<int>> uppers;  // its 上联's tokens
+};
+
 struct PairRun {
     bool greedy = false, rerank = false;
     std::uint64_t seed = 1;
@@ -102,8 +111,7 @@ struct PairRun {
 // Writes a 下联 for every 上联 on one scheduler (reranking sampledCandidates()
 // of each when asked) and returns the best per pair; empty 上联 = rejected.
 std::vector<Couplet> writeLowerLines(const CoupletModel& model, const std::vector<EvalPair>& pairs, const PairRun& run,
-                                     Scores& s, std::vector<TrainingExample>& references,
-                                     std::vector<std::string>& referenceSources)
+                                     Scores& s, References& references)
 {
     auto decoder = model.makeDecoder();
     Scheduler scheduler(*decoder, SchedulerSettings{64, 0, 4096});
@@ -122,9 +130,10 @@ std::vector<Couplet> writeLowerLines(const CoupletModel& model, const std::vecto
             ++s.rejected;
             continue;
         }
-        referenceSources.push_back(pairs[i].source);
-        references.push_back(TrainingData::lowerLineExample(
+        references.sources.push_back(pairs[i].source);
+        references.examples.push_back(TrainingData::lowerLineExample(
             {utf8::decode(pairs[i].upper), utf8::decode(pairs[i].lower), 0}, model.impl().vocab));
+        references.uppers.push_back(model.impl().vocab.encode(pairs[i].upper));
         for (int k = 0; k < sampledCandidates(spec); ++k) {
             SequenceRequest r;
             r.priority = Priority::Bulk;
@@ -152,7 +161,11 @@ void printScores(const Scores& s, std::size_t pairs, std::size_t skipped, const 
               << ", rejected prompts " << s.rejected << ")\n"
               << "format valid           " << 100.0 * double(s.valid) / n << " %\n"
               << "constraint violations  " << s.violations << "\n"
-              << "reference 下联 ppl     " << std::exp(s.nll) << "\n"
+              << "reference 下联 ppl     " << std::exp(s.nll) << "\n";
+    if (s.fusionWeight > 0)
+        std::cout << "  with the 对仗 table   " << std::exp(s.fusedNll) << "  (its rows added times " << s.fusionWeight
+                  << " as decoding adds them; over the whole vocabulary)\n";
+    std::cout
               << "same char, same place  " << 100.0 * s.samePosition / n << " %\n"
               << "reference chars used   " << 100.0 * s.sharedChars / n << " %\n";
     for (const auto& [name, g] : s.bySource)
@@ -180,6 +193,9 @@ void writeJson(const std::string& file, const Scores& s, std::size_t pairs, cons
                               {"format_valid", double(s.valid) / n},
                               {"violations", s.violations},
                               {"reference_perplexity", std::exp(s.nll)},
+                              {"reference_perplexity_with_table",
+                               s.fusionWeight > 0 ? nlohmann::json(std::exp(s.fusedNll)) : nlohmann::json()},
+                              {"align_weight", s.fusionWeight},
                               {"same_position", s.samePosition / n},
                               {"same_position_by_source", bySource},
                               {"shared_chars", s.sharedChars / n},
@@ -196,7 +212,7 @@ void printHelp()
     std::cout << "couplet eval --pairs FILE.tsv | --data DIR  [--limit N] [--show N] [--greedy] [--rerank] [--seed N]\n"
                  "             [--align-weight W] [--length-bias B] [--backward-weight W] [--json FILE]\n"
                  "  generates a 下联 (and 横批) for every 上联 and reports format validity, perplexity of the\n"
-                 "  reference 下联, character overlap and BLEU-2 against it, the 平仄 score, the share of lines\n"
+                 "  reference 下联 (by the model alone, and with the 对仗 table as decoding adds it), character overlap and BLEU-2 against it, the 平仄 score, the share of lines\n"
                  "  whose last character was forced where the model would have ended, and couplets per second.\n"
                  "  --data uses the fixed validation split of a training data folder, and gives same-place per corpus too.\n"
                  "couplet eval --prompts FILE.tsv [--count N] [--seeds N] [--keywords-must-appear] [--no-rerank]\n"
@@ -232,17 +248,22 @@ int runEval(Args& args)
     if (limit > 0 && pairs.size() > static_cast<std::size_t>(limit)) pairs.resize(static_cast<std::size_t>(limit));
 
     Scores s;
-    std::vector<TrainingExample> references;
-    std::vector<std::string> referenceSources;
+    References references;
     const auto start = std::chrono::steady_clock::now();
-    const auto results = writeLowerLines(*model, pairs, run, s, references, referenceSources);
+    const auto results = writeLowerLines(*model, pairs, run, s, references);
     s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     // Through the decoder that wrote the lines, so the figure is of the precision in use.
     auto scoring = model->makeDecoder();
-    s.nll = decoderTargetNll(*scoring, references);
+    s.nll = decoderTargetNll(*scoring, references.examples);
+    if (const auto* table = model->impl().align.get(); table != nullptr) {
+        s.fusionWeight = run.weights.align >= 0 ? run.weights.align : static_cast<float>(table->defaultWeight());
+        if (s.fusionWeight > 0)
+            s.fusedNll = decoderTargetNll(*scoring, references.examples, 64,
+                                          alignFusionBias(*table, s.fusionWeight, references.uppers));
+    }
     std::map<std::string, std::vector<TrainingExample>> bySource;
-    for (std::size_t i = 0; i < references.size(); ++i)
-        if (!referenceSources[i].empty()) bySource[referenceSources[i]].push_back(references[i]);
+    for (std::size_t i = 0; i < references.examples.size(); ++i)
+        if (!references.sources[i].empty()) bySource[references.sources[i]].push_back(references.examples[i]);
     for (const auto& [name, examples] : bySource) s.bySource[name].nll = decoderTargetNll(*scoring, examples);
 
     const CoupletScorer scorer(model->impl().vocab, model->impl().tones, model->impl().align.get());

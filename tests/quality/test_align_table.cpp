@@ -3,13 +3,18 @@
 #include "align_table.h"
 #include "align_table_builder.h"
 #include "couplet_model.h"
+#include "couplet_model_impl.h"
+#include "decoder_nll.h"
 #include "generate.h"
 #include "utf8.h"
 #include "vocab.h"
 
 #include <check.h>
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
+#include <vector>
 
 using namespace couplet;
 
@@ -160,4 +165,63 @@ COUPLET_TEST(fusionPullsTheLowerLineTowardAlignedPairs)
     CHECK(without < 0.2);
     CHECK_EQ(off, without);   // weight 0 turns fusion off
     CHECK(with > 0.9);        // the table's default weight (4) pulls the partners in
+}
+
+namespace {
+
+// 下联s for kUppers whose every character stands `shift` places on from its 上联
+// character in the tiny vocabulary (17: the table's partners), as reference examples.
+std::vector<TrainingExample> shiftedReferences(const Vocab& vocab, std::size_t shift)
+{
+    const auto chars = testing::tinyHanCharacters();
+    std::vector<TrainingExample> out;
+    for (const auto& up : kUppers) {
+        std::u32string down;
+        for (char32_t c : utf8::decode(up)) down.push_back(chars[(chars.find(c) + shift) % chars.size()]);
+        out.push_back(answerExample(vocab.encode(up), vocab.encode(utf8::encode(down))));
+    }
+    return out;
+}
+
+} // namespace
+
+COUPLET_TEST(fusedPerplexityScoresTheReferenceAsDecodingSeesIt)
+{
+    const auto dir = testing::writeTinyModel(testing::freshTempDir("fusion-nll") / "m", 5);
+    partnerTable().save(dir / "align.tsv");
+    const auto model = CoupletModel::load(dir, DeviceOptions{"cpu", false, 1});
+    const auto& vocab = model->impl().vocab;
+    const auto& table = *model->impl().align;
+    std::vector<std::vector<int>> uppers;
+    for (const auto& up : kUppers) uppers.push_back(vocab.encode(up));
+
+    // The bias adds weight times the 上联 character's row at its own position,
+    // and nothing past the 上联's length.
+    const auto bias = alignFusionBias(table, 2.0f, uppers);
+    std::vector<float> logits(static_cast<std::size_t>(vocab.size()), 0.0f);
+    bias(1, 3, logits);
+    const int partnerOf = vocab.id(partner(utf8::decode(kUppers[1])[3]));
+    CHECK(table.score(uppers[1][3], partnerOf) > 0);
+    CHECK_EQ(logits[static_cast<std::size_t>(partnerOf)], 2.0f * table.score(uppers[1][3], partnerOf));
+    double added = 0;
+    for (const auto& e : table.row(uppers[1][3])) added += 2.0 * e.score;
+    double sum = 0;
+    for (float v : logits) sum += v;
+    CHECK(std::abs(sum - added) < 1e-4);
+    std::vector<float> past(static_cast<std::size_t>(vocab.size()), 0.0f);
+    bias(1, uppers[1].size(), past);
+    CHECK(std::all_of(past.begin(), past.end(), [](float v) { return v == 0.0f; }));
+
+    auto decoder = model->makeDecoder();
+    const auto partners = shiftedReferences(vocab, 17), others = shiftedReferences(vocab, 5);
+    const double plain = decoderTargetNll(*decoder, partners);
+    CHECK_EQ(decoderTargetNll(*decoder, partners, 64, alignFusionBias(table, 0.0f, uppers)), plain);
+    // The table knows the partners: a random model's near-uniform guess gives way
+    // to them, and other 下联s become less likely than the model alone makes them.
+    const double fused = decoderTargetNll(*decoder, partners, 64, alignFusionBias(table, 4.0f, uppers));
+    CHECK(fused < plain - 2.0);
+    CHECK(decoderTargetNll(*decoder, others, 64, alignFusionBias(table, 4.0f, uppers))
+          > decoderTargetNll(*decoder, others));
+    // Rows of 3 give the same figures as one group of 64.
+    CHECK(std::abs(decoderTargetNll(*decoder, partners, 3, alignFusionBias(table, 4.0f, uppers)) - fused) < 1e-4);
 }
