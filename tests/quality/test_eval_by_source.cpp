@@ -6,6 +6,9 @@
 #include "cli_under_test.h"
 #include "tiny_model.h"
 
+#include "align_table.h"
+#include "utf8.h"
+
 #include <check.h>
 #include <nlohmann/json.hpp>
 
@@ -99,4 +102,55 @@ COUPLET_TEST(aNegativeDecodingWeightIsRefusedByName)
     const auto [status, text] = run(commands[1] + " --keyword-bonus 1");
     CHECK(status != 0);
     CHECK(text.find("unknown option --keyword-bonus") != std::string::npos);
+}
+
+// With a 对仗 table beside the model, eval also gives the reference 下联's
+// perplexity with the table added, at the table's own weight or the one asked
+// for; with fusion off it gives none.
+COUPLET_TEST(evalReportsTheReferencePerplexityWithTheTableAtTheWeightInUse)
+{
+    const auto root = testing::freshTempDir("eval-with-table");
+    const auto model = testing::writeTinyModel(root / "model", 3);
+    testing::writeTinyCorpus(root / "pairs.tsv", 12, 5);
+    // The table holds the references' own aligned pairs, so it makes them likelier.
+    AlignTable table;
+    {
+        std::ifstream in(root / "pairs.tsv");
+        std::string line;
+        while (std::getline(in, line)) {
+            const auto tab = line.find('\t');
+            table.addPair(utf8::decode(line.substr(0, tab)), utf8::decode(line.substr(tab + 1)), 5);
+        }
+    }
+    AlignTable::BuildOptions options;
+    options.alpha = 1;
+    options.weight = 2;
+    table.prune(options);
+    table.save(model / "align.tsv");
+
+    const auto json = root / "eval.json";
+    const auto eval = [&](const std::string& extra) {
+        const auto result = runCli("eval --model " + model.string() + " --pairs " + (root / "pairs.tsv").string()
+                                       + " --greedy --threads 1 --json " + json.string() + extra,
+                                   root / "eval.log");
+        CHECK_EQ(result.first, 0);
+        std::ifstream in(json);
+        return std::make_pair(nlohmann::json::parse(in), result.second);
+    };
+    const auto [byDefault, text] = eval("");
+    CHECK_EQ(byDefault.at("align_weight").get<double>(), 2.0);
+    CHECK(text.find("with the 对仗 table") != std::string::npos);
+    const double alone = byDefault.at("reference_perplexity").get<double>();
+    CHECK(byDefault.at("reference_perplexity_with_table").get<double>() < alone);
+
+    const auto [asked, askedText] = eval(" --align-weight 0.5");
+    CHECK_EQ(asked.at("align_weight").get<double>(), 0.5);
+    CHECK_EQ(asked.at("reference_perplexity").get<double>(), alone);
+    CHECK(asked.at("reference_perplexity_with_table").get<double>() < alone);
+    CHECK(asked.at("reference_perplexity_with_table").get<double>()
+          != byDefault.at("reference_perplexity_with_table").get<double>());
+
+    const auto [off, offText] = eval(" --align-weight 0");
+    CHECK(off.at("reference_perplexity_with_table").is_null());
+    CHECK(offText.find("with the 对仗 table") == std::string::npos);
 }
