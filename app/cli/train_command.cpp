@@ -56,6 +56,8 @@ int runTrain(Args& args)
                      "              [--dim N] [--layers N] [--heads N] [--threads N] [--minutes M]\n"
                      "              [--device cpu|cuda] [--seed N] [--warmup N] [--min-lr X] [--bf16 | --fp32]\n"
                      "              [--grow-layers N]\n"
+                     "  --resume  continue the checkpoint in --out with the schedule it was started with (steps, batch,\n"
+                     "            learning rates, warm-up); any of those given as well replace the recorded ones\n"
                      "  --grow-layers N  with --init-from: deepen to N layers, each new one a copy of the layer below\n"
                      "                   with its output projections zeroed (the same function at step 0)\n"
                      "  --bf16  the forward pass's products in bf16 (autocast; the default on CPUs with avx512_bf16)\n"
@@ -76,6 +78,10 @@ int runTrain(Args& args)
     if (o.resume && !o.initFrom.empty()) throw UsageError("--resume and --init-from exclude each other");
     o.growLayers = args.integer("grow-layers", 0);
     if (o.growLayers != 0 && o.initFrom.empty()) throw UsageError("--grow-layers needs --init-from");
+    if (o.resume && !loadResumedSchedule(o) && !(args.has("steps") && args.has("lr") && args.has("min-lr")))
+        throw UsageError((o.outDir / "checkpoint" / "state.json").string()
+                         + " does not record its schedule (an older trainer wrote it): give --steps, --lr, --min-lr"
+                           " and --warmup as the run began, or the defaults would restart its learning rate");
     o.steps = args.integer("steps", o.steps);
     o.batchSize = args.integer("batch", o.batchSize);
     o.learningRate = args.number("lr", o.learningRate);

@@ -134,10 +134,21 @@ double meanLoss(LmImpl& model, const std::vector<TrainingExample>& examples, con
     return count > 0 ? total / count : 0;
 }
 
-void writeState(const std::filesystem::path& dir, int step, int stepsBefore, double tokens, double seconds)
+// The options that shape the learning-rate schedule and the batches, as
+// state.json records them so that --resume goes on with the same run.
+nlohmann::json scheduleOf(const TrainOptions& o)
+{
+    return {{"steps", o.steps},          {"batch", o.batchSize},   {"lr", o.learningRate},
+            {"min_lr", o.minLearningRate}, {"warmup", o.warmupSteps}, {"weight_decay", o.weightDecay}};
+}
+
+void writeState(const std::filesystem::path& dir, const TrainOptions& o, int step, int stepsBefore, double tokens,
+                double seconds)
 {
     std::ofstream out(dir / "state.json.tmp");
-    const nlohmann::json state{{"step", step}, {"steps_before", stepsBefore}, {"tokens", tokens}, {"seconds", seconds}};
+    const nlohmann::json state{{"step", step},     {"steps_before", stepsBefore},
+                               {"tokens", tokens}, {"seconds", seconds},
+                               {"schedule", scheduleOf(o)}};
     out << state.dump(2) << '\n';
     out.close();
     std::filesystem::rename(dir / "state.json.tmp", dir / "state.json");
@@ -182,7 +193,9 @@ Session prepareFolder(const TrainOptions& o, TrainingData& data, Vocab& vocab, M
         s.stepsBefore = state.value("steps_before", 0);
         s.tokens = state.at("tokens").get<double>();
         s.seconds = state.at("seconds").get<double>();
-        log << "resuming at step " << s.step << '\n';
+        log << "resuming at step " << s.step << " of " << o.steps << " (learning rate " << o.learningRate
+            << " after " << o.warmupSteps << " warm-up steps, cosine to " << o.minLearningRate << ", batch "
+            << o.batchSize << ")\n";
     } else if (!o.initFrom.empty()) {
         // Fine-tuning keeps the shipped vocabulary and shape, so its weights fit as they are.
         vocab = Vocab::load(o.initFrom / "vocab.txt");
@@ -224,7 +237,7 @@ void save(Lm& model, torch::optim::AdamW& optimizer, const TrainOptions& o, cons
     safetensors::save(o.outDir / "model.safetensors", weightsOf(model),
                       {{"step", std::to_string(s.stepsBefore + s.step)}});
     torch::save(optimizer, (o.outDir / "checkpoint" / "optimizer.pt").string());
-    writeState(o.outDir / "checkpoint", s.step, s.stepsBefore, s.tokens, s.seconds);
+    writeState(o.outDir / "checkpoint", o, s.step, s.stepsBefore, s.tokens, s.seconds);
 }
 
 // bf16 autocast on `device` for the life of the scope; its cast weights are
@@ -414,6 +427,32 @@ void train(const TrainOptions& o, std::ostream& log)
     }
     log << "done: " << s.step << " steps, " << std::fixed << std::setprecision(0) << s.tokens << " tokens, "
         << std::setprecision(1) << s.seconds / 60 << " min" << std::endl;
+}
+
+bool loadResumedSchedule(TrainOptions& o)
+{
+    const auto path = o.outDir / "checkpoint" / "state.json";
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error(path.string() + ": no checkpoint to resume (train without --resume first)");
+    nlohmann::json state;
+    try {
+        state = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::exception& e) {
+        throw std::runtime_error(path.string() + ": not a trainer checkpoint state (" + e.what() + ")");
+    }
+    if (!state.contains("schedule")) return false;
+    try {
+        const auto& s = state.at("schedule");
+        o.steps = s.at("steps").get<int>();
+        o.batchSize = s.at("batch").get<int>();
+        o.learningRate = s.at("lr").get<double>();
+        o.minLearningRate = s.at("min_lr").get<double>();
+        o.warmupSteps = s.at("warmup").get<int>();
+        o.weightDecay = s.at("weight_decay").get<double>();
+    } catch (const nlohmann::json::exception& e) {
+        throw std::runtime_error(path.string() + ": its \"schedule\" is incomplete (" + e.what() + ")");
+    }
+    return true;
 }
 
 void exportModel(const std::filesystem::path& from, const std::filesystem::path& to, bool half)

@@ -45,6 +45,14 @@ struct TrainOptions {
 // model.safetensors and checkpoint/ into outDir.
 void train(const TrainOptions& options, std::ostream& log);
 
+// Sets the schedule options (steps, batch, learning rates, warm-up, weight
+// decay) to those outDir's checkpoint was trained with, so that a resumed run
+// continues the same cosine rather than the defaults'; the caller applies
+// whatever the user overrides afterwards. False when the checkpoint predates
+// the record (nothing is changed); throws, naming the file, when there is no
+// readable checkpoint.
+bool loadResumedSchedule(TrainOptions& options);
+
 // Copies a trained model folder (config, vocabulary, tones, 横批 list and
 // weights, without the checkpoint) to `to`, storing the weights as fp16 when
 // `half` is set: half the size, and what a GPU runs anyway.

@@ -130,3 +130,57 @@ COUPLET_TEST(aShortRunLogsItsFiguresAsPlainNumbers)
     CHECK(std::regex_search(text, std::regex("done: 2 steps, [0-9]+ tokens, [0-9]+\\.[0-9] min\n")));
     CHECK(text.find("e+") == std::string::npos);
 }
+
+// --resume goes on with the schedule the run began with: the checkpoint
+// records it, and options left at their defaults take it back (a resume with
+// the defaults restarted the learning rate at 1.5e-3 on a model annealed to
+// 3.6e-5). A checkpoint from before the record says so; none at all is named.
+COUPLET_TEST(aResumedRunTakesBackTheScheduleItsCheckpointRecorded)
+{
+    const auto root = testing::freshTempDir("trainer-resume-schedule");
+    const auto data = writeData(root / "data");
+    auto first = tinyRun(data, testing::writeTinyModel(root / "fresh", 3), root / "out", 3);
+    first.learningRate = 3e-3;
+    first.minLearningRate = 2e-4;
+    first.warmupSteps = 2;
+    first.batchSize = 6;
+    std::ostringstream log;
+    train(first, log);
+
+    TrainOptions resumed;
+    resumed.dataDir = data;
+    resumed.outDir = root / "out";
+    resumed.resume = true;
+    CHECK(loadResumedSchedule(resumed));
+    CHECK_EQ(resumed.steps, 3);
+    CHECK_EQ(resumed.learningRate, 3e-3);
+    CHECK_EQ(resumed.minLearningRate, 2e-4);
+    CHECK_EQ(resumed.warmupSteps, 2);
+    CHECK_EQ(resumed.batchSize, 6);
+
+    // Extending the run: the recorded schedule, with more steps.
+    resumed.steps = 5;
+    resumed.threads = 1;
+    resumed.logEvery = 1;
+    std::ostringstream resumeLog;
+    train(resumed, resumeLog);
+    CHECK(resumeLog.str().find("resuming at step 3 of 5 (learning rate 0.003 after 2 warm-up steps, cosine to "
+                               "0.0002, batch 6)") != std::string::npos);
+    CHECK_EQ(stepMetadata(root / "out"), std::string("5"));
+
+    // A state.json an older trainer wrote has no schedule: nothing is changed.
+    const auto statePath = root / "out" / "checkpoint" / "state.json";
+    auto state = nlohmann::json::parse(std::ifstream(statePath));
+    state.erase("schedule");
+    std::ofstream(statePath) << state.dump();
+    TrainOptions old;
+    old.outDir = root / "out";
+    CHECK(!loadResumedSchedule(old));
+    CHECK_EQ(old.steps, TrainOptions().steps);
+
+    std::ofstream(statePath) << "{\"step\": 3,";
+    CHECK_THROWS(loadResumedSchedule(old), "not a trainer checkpoint state");
+    TrainOptions none;
+    none.outDir = root / "nowhere";
+    CHECK_THROWS(loadResumedSchedule(none), "no checkpoint to resume");
+}
