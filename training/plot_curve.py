@@ -9,7 +9,7 @@ import sys
 
 OFFSETS = {1: 0, 2: 3216, 3: 5416, 4: 11416, 5: 21166, 6: 26766, 7: 30766}
 COLOURS = {4: "#1f77b4", 6: "#ff7f0e", 8: "#2ca02c"}
-SHIPPED = (4, 9500)  # stage, step: the shipped weights' last logged point
+SHIPPED = (7, 8000)  # stage, step: the shipped weights (since session 15)
 
 
 def read(path):
@@ -29,7 +29,7 @@ def main():
     width, height, left, right, top, bottom = 760, 380, 60, 20, 30, 50
     xmax = max(OFFSETS[s] + st for s, _, st, _ in rows)
     xmax = -(-xmax // 5000) * 5000
-    ylo, yhi = 98, 160
+    ylo, yhi = 95, 160
     rows = [r for r in rows if r[3] <= yhi]
     def px(x): return left + (width - left - right) * x / xmax
     def py(y): return top + (height - top - bottom) * (yhi - y) / (yhi - ylo)
@@ -59,7 +59,7 @@ def main():
     x = OFFSETS[s] + st
     p = next(r[3] for r in rows if r[0] == s and r[2] == st)
     out.append(f'<circle cx="{px(x):.1f}" cy="{py(p):.1f}" r="6" fill="none" stroke="black"/>')
-    out.append(f'<text x="{px(x):.1f}" y="{py(p) + 20:.1f}" text-anchor="middle">shipped (stage 4)</text>')
+    out.append(f'<text x="{px(x) - 10:.1f}" y="{py(p) + 16:.1f}" text-anchor="end">shipped (stage 7, step 8,000)</text>')
     ly = top + 10
     for layers, colour in COLOURS.items():
         out.append(f'<rect x="{width - right - 150}" y="{ly}" width="12" height="3" fill="{colour}"/>')
