@@ -78,7 +78,8 @@ int runTrain(Args& args)
     if (o.resume && !o.initFrom.empty()) throw UsageError("--resume and --init-from exclude each other");
     o.growLayers = args.integer("grow-layers", 0);
     if (o.growLayers != 0 && o.initFrom.empty()) throw UsageError("--grow-layers needs --init-from");
-    if (o.resume && !loadResumedSchedule(o) && !(args.has("steps") && args.has("lr") && args.has("min-lr")))
+    if (o.resume && !loadResumedSchedule(o)
+        && !(args.has("steps") && args.has("lr") && args.has("min-lr") && args.has("warmup")))
         throw UsageError((o.outDir / "checkpoint" / "state.json").string()
                          + " does not record its schedule (an older trainer wrote it): give --steps, --lr, --min-lr"
                            " and --warmup as the run began, or the defaults would restart its learning rate");
