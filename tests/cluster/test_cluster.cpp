@@ -114,11 +114,31 @@ COUPLET_TEST(threeWorkersOneKilledMidJobEveryRowOnce)
 COUPLET_TEST(producerKilledAndResumedEveryRowOnce)
 {
     ClusterRig rig("kill-producer");
-    constexpr int kRows = 120;
+    constexpr int kRows = 400;
     TwoWorkerJob run = startTwoWorkerJob(rig, kRows);
     const std::string& job = run.job;
+    // The kill must land while rows are queued for the workers, or no result
+    // would come while the producer is down. The producer sends rows as the
+    // job asks for them and the tiny model keeps up, so the queue is often
+    // empty; unguarded, the test then timed out on a loaded machine. The
+    // workers are frozen and the queue looked at: only workers take rows
+    // out, so rows seen there stay until the workers go on after the kill.
+    const RedisCommand queueLength{"XLEN", "couplet:job:" + job + ":rows"};
+    const auto deadline = std::chrono::steady_clock::now() + 120s;
+    while (true) {
+        run.w1->freeze();
+        run.w2->freeze();
+        if (rig.client().command(queueLength).integer > 0) break;
+        run.w1->signal(SIGCONT);
+        run.w2->signal(SIGCONT);
+        if (std::chrono::steady_clock::now() > deadline || !run.producer->running())
+            throw std::runtime_error("no row was ever queued with the workers frozen (the job ended or 120 s passed)");
+        std::this_thread::yield();
+    }
     run.producer->signal(SIGKILL);
     CHECK_EQ(run.producer->wait(), -SIGKILL);
+    run.w1->signal(SIGCONT);
+    run.w2->signal(SIGCONT);
     // The workers go on: results wait in Redis for the producer.
     waitFor("results while the producer is down", 120s, [&] {
         return rig.client().command({"XLEN", "couplet:job:" + job + ":results"}).integer > 0;
