@@ -63,6 +63,24 @@ TwoWorkerJob startTwoWorkerJob(ClusterRig& rig, int rows)
     return j;
 }
 
+// Freezes `processes` and asks `ready`; if not yet, lets them run and asks
+// again, until `ready` holds with them frozen (they stay frozen). Throws once
+// `producer` ends or 120 s pass, with `what` in the message.
+template <typename Ready>
+void freezeWhen(std::initializer_list<ChildProcess*> processes, ChildProcess& producer, Ready ready,
+                const std::string& what)
+{
+    const auto deadline = std::chrono::steady_clock::now() + 120s;
+    while (true) {
+        for (ChildProcess* p : processes) p->freeze();
+        if (ready()) return;
+        for (ChildProcess* p : processes) p->signal(SIGCONT);
+        if (std::chrono::steady_clock::now() > deadline || !producer.running())
+            throw std::runtime_error(what + " (the job ended or 120 s passed)");
+        std::this_thread::yield();
+    }
+}
+
 } // namespace
 
 COUPLET_TEST(threeWorkersOneKilledMidJobEveryRowOnce)
@@ -83,15 +101,8 @@ COUPLET_TEST(threeWorkersOneKilledMidJobEveryRowOnce)
     });
     auto producer = rig.startProducer(model, false);
     const std::string job = rig.jobKey();
-    const auto deadline = std::chrono::steady_clock::now() + 120s;
-    while (true) {
-        w2->freeze();
-        if (pendingAt(rig.client(), job, "w2") > 0) break;
-        w2->signal(SIGCONT);
-        if (std::chrono::steady_clock::now() > deadline || !producer->running())
-            throw std::runtime_error("w2 was never frozen holding rows (the job ended or 120 s passed)");
-        std::this_thread::yield();
-    }
+    freezeWhen({w2.get()}, *producer, [&] { return pendingAt(rig.client(), job, "w2") > 0; },
+               "w2 was never frozen holding rows");
     const std::int64_t held = pendingAt(rig.client(), job, "w2");
     auto w1 = rig.startWorker("w1", model);
     auto w3 = rig.startWorker("w3", model);
@@ -124,17 +135,9 @@ COUPLET_TEST(producerKilledAndResumedEveryRowOnce)
     // workers are frozen and the queue looked at: only workers take rows
     // out, so rows seen there stay until the workers go on after the kill.
     const RedisCommand queueLength{"XLEN", "couplet:job:" + job + ":rows"};
-    const auto deadline = std::chrono::steady_clock::now() + 120s;
-    while (true) {
-        run.w1->freeze();
-        run.w2->freeze();
-        if (rig.client().command(queueLength).integer > 0) break;
-        run.w1->signal(SIGCONT);
-        run.w2->signal(SIGCONT);
-        if (std::chrono::steady_clock::now() > deadline || !run.producer->running())
-            throw std::runtime_error("no row was ever queued with the workers frozen (the job ended or 120 s passed)");
-        std::this_thread::yield();
-    }
+    freezeWhen({run.w1.get(), run.w2.get()}, *run.producer,
+               [&] { return rig.client().command(queueLength).integer > 0; },
+               "no row was ever queued with the workers frozen");
     run.producer->signal(SIGKILL);
     CHECK_EQ(run.producer->wait(), -SIGKILL);
     run.w1->signal(SIGCONT);
