@@ -207,6 +207,31 @@ BatchingComparison BatchingBench::compare(int batchSize, int requests)
     return c;
 }
 
+RerankPoint BatchingBench::rerankLatency(int samples)
+{
+    RerankPoint p;
+    p.samples = samples;
+    std::vector<double> plain, reranked;
+    for (int i = 0; i < samples; ++i) {
+        GenerationSpec spec = Workload::interactive(*m_model, i);
+        spec.candidates = 1;
+        for (const bool rerank : {false, true}) {
+            spec.rerank = rerank;
+            const auto start = Clock::now();
+            generateCouplets(*m_model, m_timed, spec);
+            (rerank ? reranked : plain).push_back(Ms(Clock::now() - start).count());
+            if (rerank) p.sampled = sampledCandidates(spec);
+        }
+    }
+    p.plainP50Ms = percentile(plain, 50);
+    p.plainP95Ms = percentile(plain, 95);
+    p.rerankP50Ms = percentile(reranked, 50);
+    p.rerankP95Ms = percentile(reranked, 95);
+    p.ratio = p.plainP50Ms > 0 ? p.rerankP50Ms / p.plainP50Ms : 0;
+    say("reranking latency done");
+    return p;
+}
+
 FirstTokenPoint BatchingBench::firstToken(int batchSize, int samples)
 {
     FirstTokenPoint p;

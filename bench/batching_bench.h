@@ -33,6 +33,10 @@ public:
     BatchingComparison compare(int batchSize, int requests);
     // `samples` interactive requests on an idle engine and under full bulk load.
     FirstTokenPoint firstToken(int batchSize, int samples);
+    // `samples` interactive requests for one couplet, each written with and
+    // without reranking, alternately (so that drift on a shared machine
+    // falls on both).
+    RerankPoint rerankLatency(int samples);
 
 private:
     struct RunResult {

@@ -22,6 +22,7 @@ private:
     static void printSweep(const BenchReport& report, std::ostream& out);
     static void printComparisons(const BenchReport& report, std::ostream& out);
     static void printFirstToken(const BenchReport& report, std::ostream& out);
+    static void printRerank(const BenchReport& report, std::ostream& out);
     static void printRoofline(const BenchReport& report, std::ostream& out);
 };
 

@@ -68,6 +68,19 @@ struct FirstTokenPoint {
     int bulkPreemptions = 0;     // bulk sequences paused to make room
 };
 
+// One interactive request (one couplet asked for) on an idle engine, written
+// with reranking (`sampled` candidates in one batch, the best kept) and without
+// (one sample): the wall time from the request to its answer.
+struct RerankPoint {
+    int samples = 0;             // requests timed each way
+    int sampled = 0;             // candidates sampled when reranking
+    double plainP50Ms = 0;
+    double plainP95Ms = 0;
+    double rerankP50Ms = 0;
+    double rerankP95Ms = 0;
+    double ratio = 0;            // rerank p50 / plain p50 (issue 8's budget: <= 2x)
+};
+
 struct MatmulPoint {
     std::string label;           // "decode qkv", "square" ...
     long long m = 0, k = 0, n = 0;
@@ -110,6 +123,7 @@ struct BenchReport {
     std::vector<BatchPoint> sweep;
     std::vector<BatchingComparison> comparisons;
     std::vector<FirstTokenPoint> firstToken;
+    std::vector<RerankPoint> rerank;
     RooflinePoint roofline;
 };
 

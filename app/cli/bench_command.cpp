@@ -25,7 +25,7 @@ struct BenchOptions {
     int squareSide = 1024;
     double matmulSeconds = 0.3;
     bool quick = false;
-    std::string parts = "sweep,compare,ttft,roofline";
+    std::string parts = "sweep,compare,ttft,rerank,roofline";
     std::string jsonPath;
     std::string csvPath;
 
@@ -36,17 +36,18 @@ void printHelp()
 {
     std::cout << "couplet bench [--batch-sizes 1,2,4,...,256] [--requests N] [--json FILE] [--csv FILE] [--quick]\n"
                  "Runs fixed couplet workloads through the scheduler and the model and prints throughput per\n"
-                 "batch size, static vs continuous batching, interactive time to first token under load and\n"
-                 "the machine's matrix-product roofline.\n"
+                 "batch size, static vs continuous batching, interactive time to first token under load, the\n"
+                 "time of one couplet with reranking against one without, and the machine's matrix-product roofline.\n"
                  "options:\n"
                  "  --batch-sizes LIST    batch sizes to sweep (default 1,2,4,8,16,32,64,128,256)\n"
                  "  --requests N          couplets per batch size (default max(4 x batch, 32))\n"
                  "  --compare-sizes LIST  batch sizes for static vs continuous (default 32,64)\n"
                  "  --ttft-batch N        slots for the time-to-first-token test (default 32)\n"
-                 "  --samples N           interactive requests timed, idle and loaded (default 10)\n"
+                 "  --samples N           interactive requests timed, idle and loaded (default 10; at least 20\n"
+                 "                        each way for reranking)\n"
                  "  --json FILE           every result as one JSON document\n"
                  "  --csv FILE            the batch-size table as CSV\n"
-                 "  --only LIST           run only these parts: sweep, compare, ttft, roofline (e.g. for a profiler)\n"
+                 "  --only LIST           run only these parts: sweep, compare, ttft, rerank, roofline\n"
                  "  --quick               a small smoke run (batch sizes 1,4, few requests)\n"
                  "couplet bench --http URL [--array-sizes 1,2,4,8,16,32] [--clients 1,8,32,64] [--no-compare]\n"
                  "  load a running 'couplet serve' at URL: prompt arrays from one client, then many clients\n"
@@ -204,6 +205,7 @@ int runBench(Args& args)
     if (o.wants("compare"))
         for (int b : o.compareSizes) report.comparisons.push_back(runner.compare(b, requestsFor(o, b)));
     if (o.wants("ttft")) report.firstToken.push_back(runner.firstToken(o.firstTokenBatch, o.firstTokenSamples));
+    if (o.wants("rerank")) report.rerank.push_back(runner.rerankLatency(std::max(o.firstTokenSamples, 20)));
     if (o.wants("roofline")) runRoofline(*model, o, report, before);
     report.threads = report.roofline.threads;
     bench::BenchReportWriter::printTables(report, std::cout);

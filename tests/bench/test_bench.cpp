@@ -2,6 +2,7 @@
 #include "fake_decoder.h"
 #include "roofline.h"
 #include "timed_decoder.h"
+#include "batching_bench.h"
 #include "tiny_model.h"
 
 #include "couplet_model.h"
@@ -180,4 +181,18 @@ COUPLET_TEST(prefilledPromptsAreCountedForTheRoofline)
     bench::Roofline::rateDecoding(r, *model, p);
     CHECK_NEAR(r.workCpuGflops, flops / 4 / 1e9, 1e-12);
     CHECK_NEAR(r.workCpuFractionOfPeak, r.workCpuGflops / 2, 1e-12);
+}
+
+// The reranking latency part times each request both ways on the real model
+// and reports the ratio of the medians; reranking samples kRerankFactor
+// candidates for one asked for.
+COUPLET_TEST(rerankLatencyTimesBothWays)
+{
+    bench::BatchingBench runner(tinyModel());
+    const bench::RerankPoint p = runner.rerankLatency(5);
+    CHECK_EQ(p.samples, 5);
+    CHECK_EQ(p.sampled, kRerankFactor);
+    CHECK(p.plainP50Ms > 0 && p.rerankP50Ms > 0);
+    CHECK(p.plainP95Ms >= p.plainP50Ms && p.rerankP95Ms >= p.rerankP50Ms);
+    CHECK_NEAR(p.ratio, p.rerankP50Ms / p.plainP50Ms, 1e-12);
 }
