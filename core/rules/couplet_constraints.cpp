@@ -81,6 +81,8 @@ TokenClasses::TokenClasses(const Vocab& vocab, const ToneTable& tones)
     };
     addWords(kOmenWords);
     addWords(kFalseYearWords);
+    for (std::u32string_view pair : kOffSeasonMirrors)
+        if (vocab.contains(pair[0]) && vocab.contains(pair[1])) offSeason.emplace_back(vocab.id(pair[0]), vocab.id(pair[1]));
     std::sort(omenWords.begin(), omenWords.end());
     for (int id = tok::kFirstChar; id < vocab.size(); ++id) {
         if (vocab.isPunctuation(id)) {
@@ -313,13 +315,17 @@ void CoupletConstraints::allowLower()
     const bool namedYear = j + 1 < m_upper.size() && m_classes.zodiac[static_cast<std::size_t>(mirror)] >= 0
         && m_classes.yearWord[static_cast<std::size_t>(m_upper[j + 1])];
     const bool toneAtEnd = m_spec.tonePattern && j + 1 == m_upper.size();
-    if (!namedYear && !toneAtEnd && !endsInOmenWordStart(m_lower) && !m_lowerPool.ids.empty()) {
+    const bool facesSeason = std::any_of(m_classes.offSeason.begin(), m_classes.offSeason.end(),
+                                         [&](const auto& p) { return p.first == mirror; });
+    if (!namedYear && !toneAtEnd && !facesSeason && !endsInOmenWordStart(m_lower) && !m_lowerPool.ids.empty()) {
         m_view = &m_lowerPool.ids; // most steps: the pool as it is
         m_viewMask = &m_lowerPool.mask;
         return;
     }
     m_allowed.assign(m_lowerPool.ids.begin(), m_lowerPool.ids.end());
     dropOmenWords(m_lower); // the pool holds no character of mourning
+    for (const auto& [up, down] : m_classes.offSeason)
+        if (up == mirror) std::erase(m_allowed, down);
     if (namedYear) preferFlagged(m_classes.yearMirror);
     if (toneAtEnd) preferFlagged(m_classes.level);
     if (m_allowed.empty()) throw std::runtime_error("no character is left for the 下联 at position " + std::to_string(j + 1));

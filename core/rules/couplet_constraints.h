@@ -41,6 +41,7 @@ struct TokenClasses {
     std::vector<std::pair<int, int>> omenWords; // (first, second) of the omen and false-year words, sorted
     std::vector<char> yearMirror;             // [vocab] 1 = one of kYearMirrors (omens.h)
     std::vector<char> yearWord;               // [vocab] 1 = 年 or 岁
+    std::vector<std::pair<int, int>> offSeason; // (上联, 下联 not facing it) of kOffSeasonMirrors
     TokenClasses(const Vocab& vocab, const ToneTable& tones);
     // The 上联's characters for a couplet whose year animal is `animal`
     // (0-11; -1 = none named yet, or mixed years): Han minus the characters

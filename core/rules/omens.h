@@ -6,23 +6,31 @@
 namespace couplet {
 
 // Words of mourning and misfortune that a 春联 never writes (挽联 do: death,
-// funerals, graves, weeping, prison), and of sorrow (愁, 怨, 孤, 泪, 痴), which
-// turn a blessing into a lament (平安多是梦 / 远树少知音 is a poem, not a 春联). The model learned them from the whole
+// funerals, graves, weeping, prison), and of sorrow (愁, 怨, 孤, 泪, 痴, 悔), which
+// turn a blessing into a lament (平安多是梦 / 远树少知音 is a poem, not a 春联;
+// 万事如意终有悔 and 喜结良缘终不悔 came out). The model learned them from the whole
 // couplet corpus, and writes 死心 or 无常 in a New Year line now and then; the
 // constraints keep them out of what it writes. A user's own 上联, keywords and
 // 藏头 characters are theirs to choose and are not filtered.
-inline constexpr std::u32string_view kOmenCharacters = U"死丧亡殡葬棺坟墓尸鬼哭泣殇悼逝杀囚狱惨冥愁怨恨孤寂残泪悲哀痴";
+inline constexpr std::u32string_view kOmenCharacters = U"死丧亡殡葬棺坟墓尸鬼哭泣殇悼逝杀囚狱惨冥愁怨恨孤寂残泪悲哀痴悔";
 
 // Two-character words whose characters are fine alone (无 and 常, 离 and 世):
 // the second is not written right after the first in the same line. Besides
 // death: heartlessness and broken bonds (无情, 无缘, 离别: 欣开好梦福无情 came
 // out for a wedding), ill fortune (薄命, 落魄, 末路), spring passing (落红),
-// and a shop's failure (破产, 倒闭, 亏本).
-inline constexpr std::array<std::u32string_view, 32> kOmenWords = {
+// a shop's failure (破产, 倒闭, 亏本), life as a dream (若梦, 如梦, 是梦: 一生若梦竟无涯
+// under 万事如意), and high summer in a spring couplet (盛夏, 夏来, 蛙声: 新荷弄影蛙声脆).
+inline constexpr std::array<std::u32string_view, 43> kOmenWords = {
     U"无常", U"归西", U"西归", U"永别", U"长眠", U"安息", U"断肠", U"驾鹤", U"作古", U"诀别", U"离世",
     U"辞世", U"去世", U"过世", U"归天", U"黄泉", U"寿终", U"无情", U"无缘", U"离别", U"别离", U"薄命",
-    U"短命", U"落魄", U"末路", U"穷途", U"凄凉", U"落红", U"破产", U"倒闭", U"亏本", U"赔本",
+    U"短命", U"落魄", U"末路", U"穷途", U"凄凉", U"落红", U"破产", U"倒闭", U"亏本", U"赔本", U"若梦",
+    U"如梦", U"是梦", U"盛夏", U"初夏", U"炎夏", U"夏日", U"夏来", U"蛙声", U"蝉鸣", U"鸣蝉",
 };
+
+// A 春联 answers 春 with 福, 喜, 岁 ..., not with summer: 春到人间花似锦 /
+// 夏来世上草如茵 and 读春句 / 写夏篇 are poems of the seasons. Each pair is a
+// 上联 character and the 下联 character not written facing it (华夏 stays).
+inline constexpr std::array<std::u32string_view, 1> kOffSeasonMirrors = {U"春夏"};
 
 // Years of animals that are not in the cycle: asked for 龙年, the model
 // mirrors 龙 with 凤 and 年 with 岁, and writes 凤岁, a phoenix year no

@@ -110,6 +110,60 @@ COUPLET_TEST(heartlessWordsAreNotWritten)
     r.write(c, U"情");                        // 情 after another character
 }
 
+// Regret (悔) is a character of sorrow; life as a dream (若梦) and high
+// summer (夏来, 盛夏) are words a 春联 does not write, though 梦 and 夏 alone
+// (好梦, 华夏) stay.
+COUPLET_TEST(lamentsAndSummerAreNotWritten)
+{
+    const Vocab vocab{std::vector<char32_t>{U'若', U'梦', U'好', U'悔', U'夏', U'来', U'盛', U'华', U'春'}};
+    const ToneTable tones;
+    const TokenClasses classes{vocab, tones};
+    const PhraseTrie trie;
+    CHECK(classes.omen[static_cast<std::size_t>(vocab.id(U'悔'))]);
+    ConstraintSpec spec;
+    spec.length = 4;
+    CoupletConstraints c(classes, trie, spec);
+    CHECK(!allows(c.allowed(), vocab.id(U'悔')));
+    c.advance(vocab.id(U'若'));
+    CHECK(!allows(c.allowed(), vocab.id(U'梦'))); // 若梦
+    c.advance(vocab.id(U'好'));
+    CHECK(allows(c.allowed(), vocab.id(U'梦')));  // 好梦
+    c.advance(vocab.id(U'盛'));
+    CHECK(!allows(c.allowed(), vocab.id(U'夏'))); // 盛夏
+    CHECK(allows(c.allowed(), vocab.id(U'华')));
+    c.advance(vocab.id(U'华'));
+    CHECK(allows(c.allowed(), tok::kLower));
+    ConstraintSpec after;
+    after.length = 3;
+    CoupletConstraints h(classes, trie, after);
+    h.advance(vocab.id(U'华'));
+    CHECK(allows(h.allowed(), vocab.id(U'夏'))); // 华夏
+    h.advance(vocab.id(U'夏'));
+    CHECK(!allows(h.allowed(), vocab.id(U'来'))); // 夏来
+}
+
+// The 下联 does not answer 春 with 夏 (春到人间 / 夏来世上); elsewhere 夏
+// may stand, and a user's 藏头 夏 is theirs.
+COUPLET_TEST(springIsNotAnsweredWithSummer)
+{
+    const Vocab vocab{std::vector<char32_t>{U'春', U'到', U'人', U'夏', U'来', U'世', U'福', U'华'}};
+    const ToneTable tones;
+    const TokenClasses classes{vocab, tones};
+    const PhraseTrie trie;
+    ConstraintSpec spec;
+    spec.upper = vocab.encode("春到人");
+    CoupletConstraints c(classes, trie, spec);
+    CHECK(!allows(c.allowed(), vocab.id(U'夏')));
+    CHECK(allows(c.allowed(), vocab.id(U'福')));
+    c.advance(vocab.id(U'福'));
+    CHECK(allows(c.allowed(), vocab.id(U'夏'))); // facing 到
+    ConstraintSpec acrostic;
+    acrostic.upper = vocab.encode("春到人");
+    acrostic.acrosticLower = vocab.id(U'夏');
+    CoupletConstraints a(classes, trie, acrostic);
+    CHECK_EQ(a.allowed(), std::vector<int>{vocab.id(U'夏')});
+}
+
 COUPLET_TEST(theUsersOwnWordsStay)
 {
     const Rig r;
