@@ -7,8 +7,8 @@ one colour per model size; the shipped model's last point is marked.
 """
 import sys
 
-OFFSETS = {1: 0, 2: 3216, 3: 5416, 4: 11416, 5: 21166, 6: 26766, 7: 30766}
-COLOURS = {4: "#1f77b4", 6: "#ff7f0e", 8: "#2ca02c"}
+OFFSETS = {1: 0, 2: 3216, 3: 5416, 4: 11416, 5: 21166, 6: 26766, 7: 30766, 8: 38766}
+COLOURS = {4: "#1f77b4", 6: "#ff7f0e", 8: "#2ca02c", 10: "#d62728"}
 SHIPPED = (7, 8000)  # stage, step: the shipped weights (since session 15)
 
 
