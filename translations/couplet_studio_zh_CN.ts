@@ -848,6 +848,22 @@
         <source>By default a couplet names one year animal: the prompt&apos;s, or the first the 上联 names. Check this for couplets that see one year out and the next in (金蛇辞旧岁 / 骏马迎新春).</source>
         <translation>默认一副春联只出现一个生肖：提示中的，或上联最先出现的。辞旧迎新的春联（金蛇辞旧岁 / 骏马迎新春）请勾选此项。</translation>
     </message>
+    <message>
+        <source>Any year</source>
+        <translation>不限年份</translation>
+    </message>
+    <message>
+        <source>%1 (%2年)</source>
+        <translation>%1（%2年）</translation>
+    </message>
+    <message>
+        <source>The Spring Festival the couplet is for. Its animal (羊 for 2027) is the only year animal written, unless the prompt names another; no 金猴 or 龙年 in a goat year.</source>
+        <translation>这副春联为哪一年的春节而写。除非提示中另有生肖，只写这一年的生肖（2027 年为羊）；羊年不写金猴、龙年。</translation>
+    </message>
+    <message>
+        <source>Year</source>
+        <translation>年份</translation>
+    </message>
 </context>
 <context>
     <name>couplet::QueueModel</name>

@@ -216,7 +216,7 @@ void printHelp()
                  "  overlap and BLEU-2 against it, the 平仄 score, the share of lines whose last character was\n"
                  "  forced where the model would have ended, and couplets per second.\n"
                  "  --data uses the fixed validation split of a training data folder, and gives same-place per corpus too.\n"
-                 "couplet eval --prompts FILE.tsv [--count N] [--seeds N] [--keywords-must-appear] [--no-rerank]\n"
+                 "couplet eval --prompts FILE.tsv [--count N] [--seeds N] [--keywords-must-appear] [--no-rerank] [--year YYYY]\n"
                  "             [--align-weight W] [--length-bias B] [--keyword-bonus K] [--backward-weight W] [--json FILE]\n"
                  "  writes every prompt of a judged set (group<TAB>mode<TAB>text<TAB>length lines) and reports\n"
                  "  keyword coverage, the 平仄 score and distinct-2 across the candidates of a prompt.\n"

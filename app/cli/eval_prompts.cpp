@@ -94,6 +94,7 @@ struct PromptRun {
     int count = 1, seeds = 1;
     std::uint64_t seed = 1;
     bool mustAppear = false, rerank = true;
+    int year = 0; // --year: the year animal of prompts that name none
     DecodingWeights weights;
 };
 
@@ -102,6 +103,7 @@ void applyRun(GenerationSpec& spec, const PromptRun& run)
     spec.candidates = run.count;
     spec.keywordsMustAppear = run.mustAppear && spec.mode != PromptMode::Upper && !spec.keywords.empty();
     spec.rerank = run.rerank;
+    spec.year = run.year;
     run.weights.applyTo(spec);
 }
 
@@ -150,10 +152,12 @@ int runPromptEval(Args& args)
     run.seed = static_cast<std::uint64_t>(args.integer("seed", 1));
     run.mustAppear = args.flag("keywords-must-appear");
     run.rerank = !args.flag("no-rerank");
+    run.year = args.integer("year", 0);
     run.weights = takeDecodingWeights(args);
     auto model = loadModel(args);
     args.finish();
     if (run.count < 1 || run.seeds < 1) throw UsageError("--count and --seeds must be at least 1");
+    if (run.year < 0) throw UsageError("--year must be a year such as 2027");
     auto prompts = readPrompts(file);
     auto decoder = model->makeDecoder();
     PromptScores s;

@@ -1,5 +1,7 @@
 #include "generation_options.h"
 
+#include "zodiac.h"
+
 #include <sstream>
 
 namespace couplet::cli {
@@ -59,6 +61,8 @@ void takeDecodingOptions(Args& args, GenerationSpec& spec)
     spec.freeHengpi = args.flag("free-hengpi");
     spec.keywordsMustAppear = args.flag("keywords-must-appear");
     spec.mixedZodiac = args.flag("mixed-zodiac");
+    spec.year = args.integer("year", 0);
+    if (spec.year < 0 || spec.year > kMaxYear) throw UsageError("--year must be a year such as 2027 (1 to " + std::to_string(kMaxYear) + ")");
     spec.rerank = !args.flag("no-rerank");
     takeDecodingWeights(args).applyTo(spec);
 }
@@ -73,6 +77,7 @@ std::string decodingOptionsHelp(const DecodingHelp& meaning, std::size_t width)
         {"--free-hengpi", "any 横批 the model writes, not only one from its phrase list"},
         {"--keywords-must-appear", "every keyword appears in the 上联 (constrained decoding)"},
         {"--mixed-zodiac", "more than one year animal may appear (辞旧迎新); by default a couplet names one"},
+        {"--year YYYY", "the year the couplet is for (2027 = 羊年): no other year animal is written unless the prompt names one"},
         {"--no-rerank", "sample only the candidates asked for and rank them by the model alone"},
         {"--align-weight W", "对仗 fusion weight (default: the model's align.tsv; 0 = off)"},
         {"--length-bias B", "weight of the line-end bias for fixed lengths (0 = off)"},

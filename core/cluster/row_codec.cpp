@@ -54,7 +54,7 @@ std::string specToJson(const GenerationSpec& spec)
     const json j{{"mode", modeName(spec.mode)}, {"keywords", spec.keywords}, {"upper", spec.upper},
                  {"acrostic", spec.acrostic}, {"length", spec.length}, {"hengpi", spec.hengpi},
                  {"tone", spec.tonePattern}, {"free_hengpi", spec.freeHengpi},
-                 {"keywords_must_appear", spec.keywordsMustAppear}, {"mixed_zodiac", spec.mixedZodiac},
+                 {"keywords_must_appear", spec.keywordsMustAppear}, {"mixed_zodiac", spec.mixedZodiac}, {"year", spec.year},
                  {"candidates", spec.candidates}, {"temperature", s.temperature}, {"top_k", s.topK},
                  {"top_p", s.topP}, {"repetition_penalty", s.repetitionPenalty}, {"seed", s.seed},
                  {"greedy", s.greedy}, {"rerank", spec.rerank}, {"align_weight", spec.alignWeight},
@@ -78,6 +78,7 @@ GenerationSpec specFromJson(const std::string& text)
         // Absent from rows queued before these options existed.
         spec.keywordsMustAppear = j.value("keywords_must_appear", false);
         spec.mixedZodiac = j.value("mixed_zodiac", false);
+        spec.year = j.value("year", 0);
         spec.candidates = j.at("candidates").get<int>();
         SamplingSettings& s = spec.sampling;
         s.temperature = j.at("temperature").get<float>();

@@ -250,6 +250,8 @@ std::string CoupletModel::validate(const GenerationSpec& spec) const
         if (spec.candidates < 1 || spec.candidates > kMaxCandidates)
             return "candidates must be between 1 and " + std::to_string(kMaxCandidates);
         if (auto e = validateSampling(spec.sampling); !e.empty()) return e;
+        if (spec.year < 0 || spec.year > kMaxYear)
+            return "year must be 0 (none) or 1 to " + std::to_string(kMaxYear) + ", got " + std::to_string(spec.year);
         if (spec.mode != PromptMode::Upper && (spec.length < 0 || spec.length > tok::kMaxLineChars))
             return "length must be 0 (free) or 1 to " + std::to_string(tok::kMaxLineChars) + " characters";
         const auto hengpi = utf8::decode(spec.hengpi);
@@ -305,6 +307,7 @@ std::unique_ptr<TokenPolicy> CoupletModel::makePolicy(const GenerationSpec& spec
     // 上联's own (金羊送福) comes first, in CoupletConstraints.
     const std::string named = spec.mode == PromptMode::Upper ? spec.hengpi : spec.keywords + spec.acrostic + spec.hengpi;
     c.yearAnimal = firstZodiac(utf8::decode(named));
+    if (c.yearAnimal < 0 && spec.year > 0) c.yearAnimal = zodiacOfYear(spec.year);
     if (spec.mode == PromptMode::Upper) {
         c.upper = m.vocab.encode(spec.upper);
         c.length = static_cast<int>(c.upper.size());

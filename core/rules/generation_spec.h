@@ -28,6 +28,9 @@ struct GenerationSpec {
     bool freeHengpi = false;     // 横批 generated freely instead of from the phrase list
     bool keywordsMustAppear = false; // every keyword in the 上联, by constrained decoding
     bool mixedZodiac = false;    // more than one year animal may appear (辞旧迎新); by default one
+    // The year the couplet is for (2027 = 羊年; 0 = none): its animal is the couplet's one year
+    // animal when the prompt names none, so that no other (金猴, 龙年) is written.
+    int year = 0;
     int candidates = 1;
     bool rerank = true;          // sample 4x the candidates and keep the best by CoupletScorer
     float alignWeight = -1.0f;   // 对仗 fusion weight; negative = the model's default (align.tsv), 0 = off

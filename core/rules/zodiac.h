@@ -15,6 +15,12 @@ constexpr int zodiacIndex(char32_t c)
     return at == std::u32string_view::npos ? -1 : static_cast<int>(at);
 }
 
+// The animal of a lunar year (2027 羊, 2024 龙), 0-11; the Spring Festival opens it.
+constexpr int zodiacOfYear(int year) { return ((year - 4) % 12 + 12) % 12; }
+
+// The highest year a GenerationSpec may name.
+inline constexpr int kMaxYear = 9999;
+
 // The first year animal of `text`, or -1.
 constexpr int firstZodiac(std::u32string_view text)
 {

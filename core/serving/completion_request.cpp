@@ -1,6 +1,7 @@
 #include "completion_request.h"
 
 #include "api_error.h"
+#include "zodiac.h"
 
 #include <nlohmann/json.hpp>
 
@@ -192,6 +193,7 @@ void applyCouplet(const json& c, ParsedPrompt& p)
     spec.freeHengpi = boolField(c, "free_hengpi", spec.freeHengpi, path);
     spec.keywordsMustAppear = boolField(c, "keywords_must_appear", spec.keywordsMustAppear, path);
     spec.mixedZodiac = boolField(c, "mixed_zodiac", spec.mixedZodiac, path);
+    spec.year = static_cast<int>(integerField(c, "year", spec.year, 0, kMaxYear, path));
 }
 
 } // namespace

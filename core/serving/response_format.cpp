@@ -46,9 +46,11 @@ json ResponseFormat::understood(const PromptItem& item, int n)
     const GenerationSpec& s = item.parsed.spec;
     json keywords = json::array();
     for (const auto& k : item.parsed.keywords) keywords.push_back(k);
-    return {{"mode", modeName(s.mode)}, {"keywords", keywords}, {"upper", s.upper}, {"acrostic", s.acrostic},
-            {"length", s.mode == PromptMode::Upper ? static_cast<int>(utf8::length(s.upper)) : s.length}, {"hengpi", s.hengpi}, {"candidates", n},
-            {"source", item.source}, {"ignored", item.parsed.ignored}, {"notes", item.parsed.notes}};
+    json out = {{"mode", modeName(s.mode)}, {"keywords", keywords}, {"upper", s.upper}, {"acrostic", s.acrostic},
+                {"length", s.mode == PromptMode::Upper ? static_cast<int>(utf8::length(s.upper)) : s.length}, {"hengpi", s.hengpi}, {"candidates", n},
+                {"source", item.source}, {"ignored", item.parsed.ignored}, {"notes", item.parsed.notes}};
+    if (s.year > 0) out["year"] = s.year;
+    return out;
 }
 
 json ResponseFormat::understood() const

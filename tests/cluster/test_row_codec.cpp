@@ -24,6 +24,7 @@ COUPLET_TEST(everySettingOfARowReachesTheWorker)
     spec.freeHengpi = true;
     spec.keywordsMustAppear = true;
     spec.mixedZodiac = true;
+    spec.year = 2027;
     spec.candidates = 3;
     spec.rerank = false;
     spec.alignWeight = 0.75f;
@@ -42,6 +43,7 @@ COUPLET_TEST(everySettingOfARowReachesTheWorker)
     CHECK_EQ(back.length, 9);
     CHECK_EQ(back.hengpi, spec.hengpi);
     CHECK(back.tonePattern && back.freeHengpi && back.keywordsMustAppear && back.mixedZodiac);
+    CHECK_EQ(back.year, 2027);
     CHECK_EQ(back.candidates, 3);
     CHECK(!back.rerank);
     CHECK_EQ(back.alignWeight, 0.75f);
@@ -68,6 +70,7 @@ COUPLET_TEST(aRowFromAnOlderBatchGetsTheDefaultWeights)
     CHECK_EQ(spec.lengthBias, defaults.lengthBias);
     CHECK_EQ(spec.keywordBonus, defaults.keywordBonus);
     CHECK(!spec.keywordsMustAppear && !spec.mixedZodiac);
+    CHECK_EQ(spec.year, 0);
 }
 
 COUPLET_TEST(aBrokenSpecIsAnErrorThatSaysSo)

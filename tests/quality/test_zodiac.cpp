@@ -169,3 +169,56 @@ COUPLET_TEST(shippedModelNamesOneYearAnimal)
     // Left alone the model does mix them (蛇岁 for 龙年): the rule above is what keeps them apart.
     CHECK(mixedWhenAllowed > 0);
 }
+
+COUPLET_TEST(yearsHaveTheirAnimals)
+{
+    CHECK_EQ(zodiacOfYear(2027), 7);                    // 羊
+    CHECK_EQ(zodiacOfYear(2024), 4);                    // 龙
+    CHECK_EQ(zodiacOfYear(2020), 0);                    // 鼠
+    CHECK_EQ(zodiacOfYear(1900), 0);
+    CHECK_EQ(zodiacOfYear(2031), 11);                   // 猪
+    CHECK(kZodiacAnimals[static_cast<std::size_t>(zodiacOfYear(2027))] == U'羊');
+}
+
+// With a year (2027), a prompt that names no animal gets no other year's
+// (金猴, 金鸡, 腾龙 came out for 金玉 and 生意兴隆 without one); a prompt that
+// names its own (龙年) keeps it.
+COUPLET_TEST(shippedModelWritesOnlyTheYearsAnimal)
+{
+    const auto model = CoupletModel::load(CoupletModel::defaultModelDir(), DeviceOptions{"cpu", false, 2});
+    auto decoder = model->makeDecoder();
+    const testing::PromptCase unnamed[] = {{PromptMode::Acrostic, "金玉", 7}, {PromptMode::Keywords, "生意 兴隆", 7},
+                                           {PromptMode::Acrostic, "吉祥", 5}};
+    int checked = 0, otherWithoutYear = 0, goats = 0;
+    for (const auto& prompt : unnamed) {
+        GenerationSpec spec = prompt.unrankedSpec(8);
+        for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+            spec.sampling.seed = seed * 17;
+            spec.year = 0;
+            for (const auto& c : generateCouplets(*model, *decoder, spec)) {
+                const auto named = animalsOf(c);
+                otherWithoutYear += std::any_of(named.begin(), named.end(), [](int z) { return z != 7; });
+            }
+            spec.year = 2027;
+            for (const auto& c : generateCouplets(*model, *decoder, spec)) {
+                const auto named = animalsOf(c);
+                CHECK(named.empty() || named == std::set<int>{7});
+                goats += !named.empty();
+                ++checked;
+            }
+        }
+    }
+    CHECK_EQ(checked, 3 * 3 * 8);
+    CHECK(otherWithoutYear > 0); // the model does name other years when no year is given
+    CHECK(goats > 0);            // and writes the goat when it is asked for (吉羊开泰运)
+    GenerationSpec dragon = testing::PromptCase{PromptMode::Keywords, "龙年", 7}.unrankedSpec(8);
+    dragon.year = 2027;
+    dragon.sampling.seed = 5;
+    int dragons = 0;
+    for (const auto& c : generateCouplets(*model, *decoder, dragon)) {
+        const auto named = animalsOf(c);
+        CHECK(named.empty() || named == std::set<int>{4}); // the prompt's 龙 wins over the year
+        dragons += !named.empty();
+    }
+    CHECK(dragons > 0);
+}

@@ -73,6 +73,9 @@ COUPLET_TEST(coupletObjectOverridesTheParse)
     CHECK_EQ(r.prompts[0].source, std::string("couplet"));
     r = CompletionRequestParser::parse(R"({"prompt":"关于春节","couplet":{"keywords":["龙年","吉祥"]}})", Endpoint::Completions);
     CHECK_EQ(r.prompts[0].parsed.spec.keywords, std::string("龙年 吉祥"));
+    CHECK_EQ(r.prompts[0].parsed.spec.year, 0);
+    r = CompletionRequestParser::parse(R"({"prompt":"关于开业","couplet":{"year":2027}})", Endpoint::Completions);
+    CHECK_EQ(r.prompts[0].parsed.spec.year, 2027);
 }
 
 COUPLET_TEST(chatUsesTheLastUserMessage)
@@ -124,6 +127,8 @@ COUPLET_TEST(wrongTypesNameTheField)
         {R"({"prompt":"龙年","couplet":{"length":"七"}})", "couplet.length"},
         {R"({"prompt":"龙年","couplet":{"mode":"poem"}})", "couplet.mode"},
         {R"({"prompt":"龙年","couplet":{"tone":1}})", "couplet.tone"},
+        {R"({"prompt":"龙年","couplet":{"year":"羊年"}})", "couplet.year"},
+        {R"({"prompt":"龙年","couplet":{"year":-2027}})", "couplet.year"},
         {R"({"messages":"hi"})", "messages"},
     };
     for (const auto& [body, field] : cases) {

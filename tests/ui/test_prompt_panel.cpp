@@ -1,6 +1,7 @@
 #include "prompt/prompt_panel.h"
 
 #include <QComboBox>
+#include <QDate>
 #include <QApplication>
 #include <QKeyEvent>
 #include <QLineEdit>
@@ -40,6 +41,7 @@ private Q_SLOTS:
         wanted.sampling.topK = 20;
         wanted.sampling.topP = 0.9f;
         wanted.sampling.seed = 1234;
+        wanted.year = 2040; // beyond the list: added to it
         panel.setSpec(wanted);
 
         QSignalSpy spy(&panel, &PromptPanel::generateRequested);
@@ -59,6 +61,7 @@ private Q_SLOTS:
         QCOMPARE(spec.sampling.topK, 20);
         QCOMPARE(spec.sampling.topP, 0.9f);
         QCOMPARE(spec.sampling.seed, std::uint64_t(1234));
+        QCOMPARE(spec.year, 2040);
 
         // The text stays selected, so the next prompt replaces it.
         QVERIFY(text->hasSelectedText());
@@ -67,6 +70,28 @@ private Q_SLOTS:
         QCOMPARE(spy.count(), 2);
         QCOMPARE(QString::fromStdString(spy.at(1).at(0).value<GenerationSpec>().upper),
                  QStringLiteral("龙年大吉福满门"));
+    }
+
+    void theComingYearIsPreselected()
+    {
+        QCOMPARE(PromptPanel::comingYear(QDate(2026, 12, 5)), 2027);
+        QCOMPARE(PromptPanel::comingYear(QDate(2027, 1, 20)), 2027); // 春节 2027 is on 6 February
+        QCOMPARE(PromptPanel::comingYear(QDate(2027, 3, 1)), 2028);
+        PromptPanel panel;
+        QCOMPARE(panel.spec().year, PromptPanel::comingYear(QDate::currentDate()));
+        GenerationSpec any;
+        any.year = 0;
+        panel.setSpec(any);
+        QCOMPARE(panel.spec().year, 0);
+        // The year box names the animal: 2027 is 羊年.
+        GenerationSpec goat;
+        goat.year = 2027;
+        panel.setSpec(goat);
+        bool named = false;
+        for (auto* box : panel.findChildren<QComboBox*>())
+            named = named || box->currentText() == QStringLiteral("2027 (羊年)");
+        QVERIFY(named);
+        QCOMPARE(panel.spec().year, 2027);
     }
 
     void keywordsAndAcrosticGoToTheirFields()

@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDate>
 #include <QDoubleSpinBox>
 #include <QEvent>
 #include <QFormLayout>
@@ -11,6 +12,8 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QVBoxLayout>
+
+#include "zodiac.h"
 
 #include <climits>
 
@@ -26,7 +29,7 @@ QString settingsKey(const char* name) { return QStringLiteral("prompt/") + QLati
 
 PromptPanel::PromptPanel(QWidget* parent)
     : QWidget(parent), m_form(new QFormLayout), m_mode(new QComboBox(this)), m_text(new QLineEdit(this)),
-      m_length(new QComboBox(this)), m_candidates(new QSpinBox(this)), m_hengpi(new QLineEdit(this)),
+      m_length(new QComboBox(this)), m_year(new QComboBox(this)), m_candidates(new QSpinBox(this)), m_hengpi(new QLineEdit(this)),
       m_temperature(new QDoubleSpinBox(this)), m_topK(new QSpinBox(this)),
       m_topP(new QDoubleSpinBox(this)), m_seed(new QSpinBox(this)), m_tone(new QCheckBox(this)),
       m_mustAppear(new QCheckBox(this)), m_mixedZodiac(new QCheckBox(this)), m_generate(new QPushButton(this)), m_message(new QLabel(this))
@@ -46,6 +49,11 @@ void PromptPanel::buildForm()
     for (int length : kLengths)
         m_length->addItem(QString(), length);
     m_length->setCurrentIndex(1);
+    const int coming = comingYear(QDate::currentDate());
+    m_year->addItem(QString(), 0);
+    for (int year = coming - 1; year <= coming + 10; ++year)
+        m_year->addItem(QString(), year);
+    m_year->setCurrentIndex(m_year->findData(coming));
     m_candidates->setRange(1, kMaxCandidates);
     m_candidates->setValue(3);
     m_hengpi->setMaxLength(kMaxHengpiChars);
@@ -66,7 +74,7 @@ void PromptPanel::buildForm()
     big.setPointSizeF(big.pointSizeF() * 1.3);
     m_text->setFont(big);
 
-    for (QWidget* field : std::initializer_list<QWidget*>{m_mode, m_text, m_length, m_candidates, m_hengpi,
+    for (QWidget* field : std::initializer_list<QWidget*>{m_mode, m_text, m_length, m_year, m_candidates, m_hengpi,
                                                           m_temperature, m_topK, m_topP, m_seed}) {
         m_labels << new QLabel(this);
         m_form->addRow(m_labels.back(), field);
@@ -90,7 +98,15 @@ void PromptPanel::retranslateUi()
     m_length->setItemText(1, tr("7 characters"));
     m_length->setItemText(2, tr("9 characters"));
     m_length->setItemText(3, tr("Free length"));
-    const QStringList labels = {tr("Mode"), tr("Prompt"), tr("Line length"), tr("Candidates"),
+    m_year->setItemText(0, tr("Any year"));
+    for (int i = 1; i < m_year->count(); ++i) {
+        const int year = m_year->itemData(i).toInt();
+        const char32_t animal = kZodiacAnimals[static_cast<std::size_t>(zodiacOfYear(year))];
+        m_year->setItemText(i, tr("%1 (%2年)").arg(year).arg(QString::fromUcs4(&animal, 1)));
+    }
+    m_year->setToolTip(tr("The Spring Festival the couplet is for. Its animal (羊 for 2027) is the only year animal "
+                          "written, unless the prompt names another; no 金猴 or 龙年 in a goat year."));
+    const QStringList labels = {tr("Mode"), tr("Prompt"), tr("Line length"), tr("Year"), tr("Candidates"),
                                 tr("Fixed 横批"), tr("Temperature"), tr("Top-k"), tr("Top-p"),
                                 tr("Seed")};
     for (int row = 0; row < labels.size(); ++row)
@@ -132,6 +148,7 @@ GenerationSpec PromptPanel::spec() const
     spec.tonePattern = m_tone->isChecked();
     spec.keywordsMustAppear = m_mustAppear->isChecked() && spec.mode == PromptMode::Keywords;
     spec.mixedZodiac = m_mixedZodiac->isChecked();
+    spec.year = m_year->currentData().toInt();
     spec.sampling.temperature = float(m_temperature->value());
     spec.sampling.topK = m_topK->value();
     spec.sampling.topP = float(m_topP->value());
@@ -153,6 +170,7 @@ void PromptPanel::setSpec(const GenerationSpec& spec)
     m_tone->setChecked(spec.tonePattern);
     m_mustAppear->setChecked(spec.keywordsMustAppear);
     m_mixedZodiac->setChecked(spec.mixedZodiac);
+    selectYear(spec.year);
     m_temperature->setValue(spec.sampling.temperature);
     m_topK->setValue(spec.sampling.topK);
     m_topP->setValue(spec.sampling.topP);
@@ -205,6 +223,7 @@ void PromptPanel::saveSettings(QSettings& settings) const
     settings.setValue(settingsKey("tone"), m_tone->isChecked());
     settings.setValue(settingsKey("keywordsMustAppear"), m_mustAppear->isChecked());
     settings.setValue(settingsKey("mixedZodiac"), m_mixedZodiac->isChecked());
+    settings.setValue(settingsKey("year"), m_year->currentData().toInt());
 }
 
 void PromptPanel::restoreSettings(const QSettings& settings)
@@ -221,6 +240,26 @@ void PromptPanel::restoreSettings(const QSettings& settings)
     m_tone->setChecked(settings.value(settingsKey("tone"), m_tone->isChecked()).toBool());
     m_mustAppear->setChecked(settings.value(settingsKey("keywordsMustAppear"), m_mustAppear->isChecked()).toBool());
     m_mixedZodiac->setChecked(settings.value(settingsKey("mixedZodiac"), m_mixedZodiac->isChecked()).toBool());
+    // A year already past is last season's choice: the coming year stays.
+    const int year = settings.value(settingsKey("year"), m_year->currentData()).toInt();
+    if (year == 0 || year >= comingYear(QDate::currentDate())) selectYear(year);
+}
+
+int PromptPanel::comingYear(const QDate& today)
+{
+    return today.month() >= 3 ? today.year() + 1 : today.year();
+}
+
+void PromptPanel::selectYear(int year)
+{
+    if (year < 0 || year > kMaxYear) year = 0;
+    int index = m_year->findData(year);
+    if (index < 0) {
+        m_year->addItem(QString(), year);
+        index = m_year->count() - 1;
+        retranslateUi();
+    }
+    m_year->setCurrentIndex(index);
 }
 
 void PromptPanel::changeEvent(QEvent* event)

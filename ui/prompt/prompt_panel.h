@@ -6,6 +6,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QDate;
 class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
@@ -44,8 +45,13 @@ Q_SIGNALS:
 protected:
     void changeEvent(QEvent* event) override;
 
+public:
+    // The year of the next Spring Festival's couplets on `today`: from March on, the next year's.
+    static int comingYear(const QDate& today);
+
 private:
     void buildForm();
+    void selectYear(int year); // adds the year to the list when it is not there
     void retranslateUi();
     void updatePlaceholder();
 
@@ -54,6 +60,7 @@ private:
     QComboBox* m_mode;
     QLineEdit* m_text;
     QComboBox* m_length;
+    QComboBox* m_year; // the year written for (data 0 = any)
     QSpinBox* m_candidates;
     QLineEdit* m_hengpi;
     QDoubleSpinBox* m_temperature;
