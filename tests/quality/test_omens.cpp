@@ -25,11 +25,22 @@ bool allows(const std::vector<int>& allowed, int token)
 }
 
 struct Rig {
-    Vocab vocab{std::vector<char32_t>{U'死', U'无', U'常', U'福', U'春', U'新', U'年', U'心', U'喜', U'离', U'世', U'安', U'情'}};
+    explicit Rig(std::u32string_view characters = U"死无常福春新年心喜离世安情")
+        : vocab{std::vector<char32_t>(characters.begin(), characters.end())}
+    {
+    }
+    Vocab vocab;
     ToneTable tones;
     TokenClasses classes{vocab, tones};
     PhraseTrie trie; // empty: the 横批 is free
     int id(char32_t c) const { return vocab.id(c); }
+    // The constraints' spec for a given 上联: the 下联 is written facing it.
+    ConstraintSpec facing(const std::string& upper) const
+    {
+        ConstraintSpec spec;
+        spec.upper = vocab.encode(upper);
+        return spec;
+    }
     void write(CoupletConstraints& c, std::u32string_view text) const
     {
         for (char32_t ch : text) {
@@ -115,10 +126,8 @@ COUPLET_TEST(heartlessWordsAreNotWritten)
 // (好梦, 华夏) stay.
 COUPLET_TEST(lamentsAndSummerAreNotWritten)
 {
-    const Vocab vocab{std::vector<char32_t>{U'若', U'梦', U'好', U'悔', U'夏', U'来', U'盛', U'华', U'春'}};
-    const ToneTable tones;
-    const TokenClasses classes{vocab, tones};
-    const PhraseTrie trie;
+    const Rig r{U"若梦好悔夏来盛华春"};
+    const auto& [vocab, tones, classes, trie] = r;
     CHECK(classes.omen[static_cast<std::size_t>(vocab.id(U'悔'))]);
     ConstraintSpec spec;
     spec.length = 4;
@@ -146,19 +155,14 @@ COUPLET_TEST(lamentsAndSummerAreNotWritten)
 // may stand, and a user's 藏头 夏 is theirs.
 COUPLET_TEST(springIsNotAnsweredWithSummer)
 {
-    const Vocab vocab{std::vector<char32_t>{U'春', U'到', U'人', U'夏', U'来', U'世', U'福', U'华'}};
-    const ToneTable tones;
-    const TokenClasses classes{vocab, tones};
-    const PhraseTrie trie;
-    ConstraintSpec spec;
-    spec.upper = vocab.encode("春到人");
-    CoupletConstraints c(classes, trie, spec);
+    const Rig r{U"春到人夏来世福华"};
+    const auto& [vocab, tones, classes, trie] = r;
+    CoupletConstraints c(classes, trie, r.facing("春到人"));
     CHECK(!allows(c.allowed(), vocab.id(U'夏')));
     CHECK(allows(c.allowed(), vocab.id(U'福')));
     c.advance(vocab.id(U'福'));
     CHECK(allows(c.allowed(), vocab.id(U'夏'))); // facing 到
-    ConstraintSpec acrostic;
-    acrostic.upper = vocab.encode("春到人");
+    ConstraintSpec acrostic = r.facing("春到人");
     acrostic.acrosticLower = vocab.id(U'夏');
     CoupletConstraints a(classes, trie, acrostic);
     CHECK_EQ(a.allowed(), std::vector<int>{vocab.id(U'夏')});
@@ -243,13 +247,9 @@ COUPLET_TEST(aPairOfCharactersIsNotWrittenTwiceInALine)
 // 龙年 is answered with 春日 or 盛世, not with 凤岁 (a phoenix year) nor 凤日.
 COUPLET_TEST(aNamedYearIsAnsweredWithAYearWord)
 {
-    const Vocab vocab{std::vector<char32_t>{U'龙', U'年', U'凤', U'岁', U'春', U'日', U'大', U'吉', U'好'}};
-    const ToneTable tones;
-    const TokenClasses classes{vocab, tones};
-    const PhraseTrie trie;
-    ConstraintSpec spec;
-    spec.upper = vocab.encode("龙年大吉");
-    CoupletConstraints c(classes, trie, spec);
+    const Rig r{U"龙年凤岁春日大吉好"};
+    const auto& [vocab, tones, classes, trie] = r;
+    CoupletConstraints c(classes, trie, r.facing("龙年大吉"));
     CHECK_EQ(c.allowed(), std::vector<int>{vocab.id(U'春')}); // the only year word left
     c.advance(vocab.id(U'春'));
     CHECK(allows(c.allowed(), vocab.id(U'日')) && allows(c.allowed(), vocab.id(U'凤')));
