@@ -152,12 +152,11 @@ int runPromptEval(Args& args)
     run.seed = static_cast<std::uint64_t>(args.integer("seed", 1));
     run.mustAppear = args.flag("keywords-must-appear");
     run.rerank = !args.flag("no-rerank");
-    run.year = args.integer("year", 0);
+    run.year = takeYear(args);
     run.weights = takeDecodingWeights(args);
     auto model = loadModel(args);
     args.finish();
     if (run.count < 1 || run.seeds < 1) throw UsageError("--count and --seeds must be at least 1");
-    if (run.year < 0) throw UsageError("--year must be a year such as 2027");
     auto prompts = readPrompts(file);
     auto decoder = model->makeDecoder();
     PromptScores s;

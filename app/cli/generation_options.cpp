@@ -43,6 +43,13 @@ DecodingWeights takeDecodingWeights(Args& args, KeywordBonusFlag keywordBonus)
     return w;
 }
 
+int takeYear(Args& args)
+{
+    const int year = args.integer("year", 0);
+    if (year < 0 || year > kMaxYear) throw UsageError("--year must be a year such as 2027 (1 to " + std::to_string(kMaxYear) + ")");
+    return year;
+}
+
 void takeDecodingOptions(Args& args, GenerationSpec& spec)
 {
     spec.length = args.integer("length", 7);
@@ -61,8 +68,7 @@ void takeDecodingOptions(Args& args, GenerationSpec& spec)
     spec.freeHengpi = args.flag("free-hengpi");
     spec.keywordsMustAppear = args.flag("keywords-must-appear");
     spec.mixedZodiac = args.flag("mixed-zodiac");
-    spec.year = args.integer("year", 0);
-    if (spec.year < 0 || spec.year > kMaxYear) throw UsageError("--year must be a year such as 2027 (1 to " + std::to_string(kMaxYear) + ")");
+    spec.year = takeYear(args);
     spec.rerank = !args.flag("no-rerank");
     takeDecodingWeights(args).applyTo(spec);
 }

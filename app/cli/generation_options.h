@@ -20,11 +20,13 @@ enum class KeywordBonusFlag { Taken, NotTaken };
 // `couplet eval --pairs/--data` writes 下联 for given 上联, where a keyword
 // bonus means nothing: it does not take --keyword-bonus (NotTaken).
 DecodingWeights takeDecodingWeights(Args& args, KeywordBonusFlag keywordBonus = KeywordBonusFlag::Taken);
+// --year YYYY (0 when absent); throws UsageError outside 1 to kMaxYear.
+int takeYear(Args& args);
 
 // The decoding flags `couplet generate` and `couplet batch` share, into
 // `spec`: --length, --count, --seed, --temperature, --top-k, --top-p,
 // --repetition-penalty, --greedy, --tone, --free-hengpi,
-// --keywords-must-appear, --mixed-zodiac, --no-rerank and the weights above.
+// --keywords-must-appear, --mixed-zodiac, --year, --no-rerank and the weights above.
 // Throws UsageError for a count below 1, a negative seed or a negative
 // weight; the model checks the rest (CoupletModel::validate).
 void takeDecodingOptions(Args& args, GenerationSpec& spec);

@@ -99,11 +99,8 @@ void PromptPanel::retranslateUi()
     m_length->setItemText(2, tr("9 characters"));
     m_length->setItemText(3, tr("Free length"));
     m_year->setItemText(0, tr("Any year"));
-    for (int i = 1; i < m_year->count(); ++i) {
-        const int year = m_year->itemData(i).toInt();
-        const char32_t animal = kZodiacAnimals[static_cast<std::size_t>(zodiacOfYear(year))];
-        m_year->setItemText(i, tr("%1 (%2年)").arg(year).arg(QString::fromUcs4(&animal, 1)));
-    }
+    for (int i = 1; i < m_year->count(); ++i)
+        m_year->setItemText(i, yearText(m_year->itemData(i).toInt()));
     m_year->setToolTip(tr("The Spring Festival the couplet is for. Its animal (羊 for 2027) is the only year animal "
                           "written, unless the prompt names another; no 金猴 or 龙年 in a goat year."));
     const QStringList labels = {tr("Mode"), tr("Prompt"), tr("Line length"), tr("Year"), tr("Candidates"),
@@ -250,14 +247,19 @@ int PromptPanel::comingYear(const QDate& today)
     return today.month() >= 3 ? today.year() + 1 : today.year();
 }
 
+QString PromptPanel::yearText(int year)
+{
+    const char32_t animal = kZodiacAnimals[static_cast<std::size_t>(zodiacOfYear(year))];
+    return tr("%1 (%2年)").arg(year).arg(QString::fromUcs4(&animal, 1));
+}
+
 void PromptPanel::selectYear(int year)
 {
     if (year < 0 || year > kMaxYear) year = 0;
     int index = m_year->findData(year);
     if (index < 0) {
-        m_year->addItem(QString(), year);
+        m_year->addItem(yearText(year), year);
         index = m_year->count() - 1;
-        retranslateUi();
     }
     m_year->setCurrentIndex(index);
 }

@@ -52,6 +52,7 @@ public:
 private:
     void buildForm();
     void selectYear(int year); // adds the year to the list when it is not there
+    static QString yearText(int year); // 2027 (羊年)
     void retranslateUi();
     void updatePlaceholder();
 
