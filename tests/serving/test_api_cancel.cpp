@@ -60,10 +60,15 @@ COUPLET_TEST(disconnectDuringAStreamCancelsItsSequences)
         req.path = "/v1/completions";
         req.body = R"({"prompt":"关于吉祥的春联","n":3,"stream":true,"couplet":{"length":9}})";
         req.set_header("Content-Type", "application/json");
-        // The first characters come from the prefill step; then the client hangs up.
+        // The first characters come from the prefill step. The client hangs up
+        // only once the engine waits at the gate: hanging up earlier lets the
+        // engine see the cancel before its next step, so nothing would be held.
         req.content_receiver = [&](const char* data, std::size_t size, std::uint64_t, std::uint64_t) {
             received.append(data, size);
-            return received.find("上联") == std::string::npos;
+            if (received.find("上联") == std::string::npos)
+                return true;
+            CHECK(rig.gate->waitUntilHeld(std::chrono::seconds(30)));
+            return false;
         };
         client.send(req);
     }
