@@ -337,7 +337,7 @@ std::unique_ptr<TokenPolicy> CoupletModel::makePolicy(const GenerationSpec& spec
         prompt.push_back(tok::kUpper);
     }
     SamplingSettings sampling = spec.sampling;
-    if (sampling.seed != 0) sampling.seed += static_cast<std::uint64_t>(index);
+    if (sampling.seed != 0) sampling.seed = candidateSeed(sampling.seed, index);
     biases.alignWeight = spec.alignWeight >= 0 || !m.align ? std::max(0.0f, spec.alignWeight)
                                                            : static_cast<float>(m.align->defaultWeight());
     biases.lengthBias = spec.lengthBias >= 0 ? spec.lengthBias : kLengthBias;

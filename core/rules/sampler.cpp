@@ -317,8 +317,19 @@ double logSumExp(std::span<const float> logits)
     return top + std::log(sum);
 }
 
+std::uint64_t candidateSeed(std::uint64_t seed, int index)
+{
+    if (index == 0) return seed;
+    std::uint64_t z = seed * 0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(index) * 0xd1b54a32d192ed03ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    z &= kMaxMadeSeed;
+    return z != 0 ? z : 1;
+}
+
 Sampler::Sampler(const SamplingSettings& settings)
-    : m_settings(settings), m_seed(settings.seed != 0 ? settings.seed : std::random_device{}()), m_rng(m_seed)
+    : m_settings(settings), m_seed(settings.seed != 0 ? settings.seed : (std::random_device{}() & kMaxMadeSeed) | 1), m_rng(m_seed)
 {
     // The top-k heap and its probabilities are sized once, so that steps do
     // not allocate; the heap also holds a line's penalised tokens.

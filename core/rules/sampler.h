@@ -41,6 +41,18 @@ private:
     std::vector<double> m_probs;
 };
 
+// Seeds the engine makes (a request's own random seed, and candidateSeed's)
+// stay in [1, kMaxMadeSeed], so that `--seed` (an int) takes back any seed a
+// couplet reports.
+inline constexpr std::uint64_t kMaxMadeSeed = 0x7fffffff;
+
+// The seed of the index-th candidate of a request seeded `seed` (not 0).
+// Candidate 0 keeps the seed itself, so one sample with --seed S is the
+// couplet S names. The others are scattered (splitmix64 of the seed and the
+// index, in [1, kMaxMadeSeed]), so that --seed S and --seed S+1 share no
+// candidate: with seed + index they shared all but one.
+std::uint64_t candidateSeed(std::uint64_t seed, int index);
+
 // log(sum(exp(logits))) over the whole vocabulary.
 double logSumExp(std::span<const float> logits);
 
