@@ -218,6 +218,7 @@ void printHelp()
                  "  --data uses the fixed validation split of a training data folder, and gives same-place per corpus too.\n"
                  "couplet eval --prompts FILE.tsv [--count N] [--seeds N] [--keywords-must-appear] [--no-rerank] [--year YYYY]\n"
                  "             [--align-weight W] [--length-bias B] [--keyword-bonus K] [--backward-weight W] [--json FILE]\n"
+                 "             [--temperature T] [--top-k K] [--top-p P] [--repetition-penalty R]\n"
                  "  writes every prompt of a judged set (group<TAB>mode<TAB>text<TAB>length lines) and reports\n"
                  "  keyword coverage, the 平仄 score and distinct-2 across the candidates of a prompt.\n"
                  "  The decoding weights are as in `couplet generate --help`: 0 (off) or more; absent, the model's default.\n"

@@ -96,6 +96,7 @@ struct PromptRun {
     bool mustAppear = false, rerank = true;
     int year = 0; // --year: the year animal of prompts that name none
     DecodingWeights weights;
+    SamplingSettings sampling; // --temperature, --top-k, --top-p, --repetition-penalty (the seed is per run)
 };
 
 void applyRun(GenerationSpec& spec, const PromptRun& run)
@@ -104,6 +105,7 @@ void applyRun(GenerationSpec& spec, const PromptRun& run)
     spec.keywordsMustAppear = run.mustAppear && spec.mode != PromptMode::Upper && !spec.keywords.empty();
     spec.rerank = run.rerank;
     spec.year = run.year;
+    spec.sampling = run.sampling;
     run.weights.applyTo(spec);
 }
 
@@ -154,6 +156,7 @@ int runPromptEval(Args& args)
     run.rerank = !args.flag("no-rerank");
     run.year = takeYear(args);
     run.weights = takeDecodingWeights(args);
+    takeSamplingOptions(args, run.sampling);
     auto model = loadModel(args);
     args.finish();
     if (run.count < 1 || run.seeds < 1) throw UsageError("--count and --seeds must be at least 1");

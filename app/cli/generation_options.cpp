@@ -50,6 +50,14 @@ int takeYear(Args& args)
     return year;
 }
 
+void takeSamplingOptions(Args& args, SamplingSettings& s)
+{
+    s.temperature = static_cast<float>(args.number("temperature", s.temperature));
+    s.topK = args.integer("top-k", s.topK);
+    s.topP = static_cast<float>(args.number("top-p", s.topP));
+    s.repetitionPenalty = static_cast<float>(args.number("repetition-penalty", s.repetitionPenalty));
+}
+
 void takeDecodingOptions(Args& args, GenerationSpec& spec)
 {
     spec.length = args.integer("length", 7);
@@ -58,12 +66,8 @@ void takeDecodingOptions(Args& args, GenerationSpec& spec)
     const int seed = args.integer("seed", 0);
     if (seed < 0) throw UsageError("--seed must not be negative");
     spec.sampling.seed = static_cast<std::uint64_t>(seed);
-    SamplingSettings& s = spec.sampling;
-    s.temperature = static_cast<float>(args.number("temperature", s.temperature));
-    s.topK = args.integer("top-k", s.topK);
-    s.topP = static_cast<float>(args.number("top-p", s.topP));
-    s.repetitionPenalty = static_cast<float>(args.number("repetition-penalty", s.repetitionPenalty));
-    s.greedy = args.flag("greedy");
+    takeSamplingOptions(args, spec.sampling);
+    spec.sampling.greedy = args.flag("greedy");
     spec.tonePattern = args.flag("tone");
     spec.freeHengpi = args.flag("free-hengpi");
     spec.keywordsMustAppear = args.flag("keywords-must-appear");

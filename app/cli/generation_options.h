@@ -23,6 +23,10 @@ DecodingWeights takeDecodingWeights(Args& args, KeywordBonusFlag keywordBonus = 
 // --year YYYY (0 when absent); throws UsageError outside 1 to kMaxYear.
 int takeYear(Args& args);
 
+// --temperature, --top-k, --top-p and --repetition-penalty into `s` (what
+// is not given keeps its value).
+void takeSamplingOptions(Args& args, SamplingSettings& s);
+
 // The decoding flags `couplet generate` and `couplet batch` share, into
 // `spec`: --length, --count, --seed, --temperature, --top-k, --top-p,
 // --repetition-penalty, --greedy, --tone, --free-hengpi,

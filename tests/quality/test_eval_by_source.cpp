@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <set>
 #include <utility>
 
 using namespace couplet;
@@ -153,4 +154,34 @@ COUPLET_TEST(evalReportsTheReferencePerplexityWithTheTableAtTheWeightInUse)
     const auto [off, offText] = eval(" --align-weight 0");
     CHECK(off.at("reference_perplexity_with_table").is_null());
     CHECK(offText.find("with the 对仗 table") == std::string::npos);
+}
+
+// eval --prompts takes the sampling settings generate takes: with top-k 1
+// every seed writes the prompt's one most likely couplet; hot and unclipped,
+// the seeds differ. A bad setting is refused by name.
+COUPLET_TEST(evalPromptsTakesTheSamplingSettings)
+{
+    const auto root = testing::freshTempDir("eval-prompts-sampling");
+    const auto model = testing::writeTinyModel(root / "model", 3);
+    {
+        std::ofstream prompts(root / "prompts.tsv");
+        prompts << "keywords\tkeywords\t春\t5\n";
+    }
+    const std::string base = "eval --model " + model.string() + " --threads 1 --prompts " +
+                             (root / "prompts.tsv").string() + " --seeds 6 --json " + (root / "out.json").string();
+    const auto distinctOutputs = [&](const std::string& options) {
+        const auto [status, text] = runCli(base + " " + options, root / "run.log");
+        CHECK_EQ(status, 0);
+        std::ifstream in(root / "out.json");
+        const auto j = nlohmann::json::parse(in);
+        CHECK_EQ(j.size(), std::size_t{6});
+        std::set<std::string> texts;
+        for (const auto& c : j) texts.insert(c["upper"].get<std::string>() + "/" + c["lower"].get<std::string>());
+        return texts.size();
+    };
+    CHECK_EQ(distinctOutputs("--top-k 1"), std::size_t{1});
+    CHECK(distinctOutputs("--temperature 2 --top-k 0 --top-p 1 --repetition-penalty 1") > 1);
+    const auto [status, text] = runCli(base + " --temperature -1", root / "run.log");
+    CHECK(status != 0);
+    CHECK(text.find("temperature must be in (0, 5]") != std::string::npos);
 }
