@@ -402,6 +402,11 @@ std::string CoupletModel::deviceName() const
         + (m_impl->dtype == torch::kFloat16 ? " (fp16)" : " (fp32)");
 }
 
+const CoupletModelImpl& implOf(const CoupletModel& model) { return *model.m_impl; }
+const Vocab& CoupletModel::vocab() const { return m_impl->vocab; }
+const ToneTable& CoupletModel::tones() const { return m_impl->tones; }
+const AlignTable* CoupletModel::align() const { return m_impl->align.get(); }
+
 std::string CoupletModel::summary() const
 {
     const auto& m = *m_impl;

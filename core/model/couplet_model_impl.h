@@ -41,6 +41,11 @@ public:
     WeightMap weights;                 // fp32 copies for the native decoder
 };
 
+class CoupletModel;
+
+// A loaded model's internals (weights, device, precision).
+const CoupletModelImpl& implOf(const CoupletModel& model);
+
 // Loads the weights of `path` into `lm`, checking every name and shape.
 // Throws std::runtime_error naming the file and the tensor.
 void loadWeightsInto(LmImpl& lm, const std::filesystem::path& path);

@@ -31,8 +31,9 @@ struct GenerationSpec {
     // The year the couplet is for (2027 = 羊年; 0 = none): its animal is the couplet's one year
     // animal when the prompt names none, so that no other (金猴, 龙年) is written.
     int year = 0;
-    int candidates = 1;
-    bool rerank = true;          // sample 4x the candidates and keep the best by CoupletScorer
+    int candidates = 1;          // couplets returned
+    int bestOf = 0;              // candidates sampled to choose them from; 0 = sampledCandidates()'s default
+    bool rerank = true;          // rank by CoupletScorer (4x sampled by default), else by the model's score alone
     float alignWeight = -1.0f;   // 对仗 fusion weight; negative = the model's default (align.tsv), 0 = off
     float lengthBias = -1.0f;    // weight of the line-end bias of fixed lengths; negative = default, 0 = off
     float keywordBonus = -1.0f;  // logits favouring missing keywords in the 上联; negative = default, 0 = off

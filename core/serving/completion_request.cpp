@@ -1,5 +1,7 @@
 #include "completion_request.h"
 
+#include "couplet_generator.h"
+
 #include "api_error.h"
 #include "zodiac.h"
 
@@ -251,6 +253,7 @@ void readOptions(const json& body, CompletionRequest& r)
         r.includeUsage = boolField(*o, "include_usage", false, "stream_options.");
     }
     r.n = static_cast<int>(integerField(body, "n", 1, 1, kMaxChoices));
+    r.bestOf = static_cast<int>(integerField(body, "best_of", 0, 1, kMaxSampledCandidates));
     r.maxTokens = static_cast<int>(integerField(body, r.endpoint == Endpoint::Chat && field(body, "max_completion_tokens")
                                                           ? "max_completion_tokens" : "max_tokens",
                                                       0, 1, 4096));
@@ -267,6 +270,9 @@ CompletionRequest CompletionRequestParser::parse(std::string_view text, Endpoint
     const json* couplet = field(body, "couplet");
     if (couplet && !couplet->is_object()) wrongType("couplet", "an object", *couplet);
     if (couplet) r.n = static_cast<int>(integerField(*couplet, "candidates", r.n, 1, kMaxChoices, "couplet."));
+    if (r.bestOf > 0 && r.bestOf < r.n)
+        invalid("best_of", "best_of (" + std::to_string(r.bestOf) + ") must be at least n (" + std::to_string(r.n) + ")");
+    const bool rerank = couplet ? boolField(*couplet, "rerank", true, "couplet.") : true;
     std::vector<std::string> prompts = endpoint == Endpoint::Chat ? chatPrompt(body) : completionPrompts(body);
     if (prompts.empty() && !couplet) invalid("prompt", "'prompt' is required (or a 'couplet' object)", "missing_field");
     if (prompts.empty()) prompts.emplace_back();
@@ -280,6 +286,8 @@ CompletionRequest CompletionRequestParser::parse(std::string_view text, Endpoint
         PromptItem item = itemFor(prompts[i], couplet, name);
         item.parsed.spec.sampling = sampling;
         item.parsed.spec.candidates = r.n;
+        item.parsed.spec.bestOf = r.bestOf;
+        item.parsed.spec.rerank = rerank;
         r.prompts.push_back(std::move(item));
     }
     return r;

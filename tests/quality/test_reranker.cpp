@@ -152,7 +152,7 @@ COUPLET_TEST(shippedModelReadsACoupletBackwards)
     CHECK(sumOwn > sumOther + 0.5 * double(pairs.size()));
 
     auto decoder = model->makeDecoder();
-    const auto& vocab = model->impl().vocab;
+    const auto& vocab = model->vocab();
     const double nll = decoderTargetNll(*decoder, {answerExample(vocab.encode(own[0].lower), vocab.encode(own[0].upper))});
     CHECK_NEAR(a[0], -nll, 1e-6);
     // Unequal lines are not read.

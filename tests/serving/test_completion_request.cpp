@@ -107,12 +107,28 @@ COUPLET_TEST(malformedJsonNamesTheByte)
     CHECK(messageOf(overflowError).find("number overflow") != std::string::npos);
 }
 
+// n couplets chosen from best_of candidates, each prompt's spec saying both.
+COUPLET_TEST(bestOfAndRerankReachTheSpec)
+{
+    const auto r = CompletionRequestParser::parse(R"({"prompt":"龙年","n":2,"best_of":5,"couplet":{"rerank":false}})",
+                                                  Endpoint::Completions);
+    CHECK_EQ(r.prompts.at(0).parsed.spec.candidates, 2);
+    CHECK_EQ(r.prompts.at(0).parsed.spec.bestOf, 5);
+    CHECK(!r.prompts.at(0).parsed.spec.rerank);
+    const auto plain = CompletionRequestParser::parse(R"({"prompt":"龙年"})", Endpoint::Completions);
+    CHECK_EQ(plain.prompts.at(0).parsed.spec.bestOf, 0);
+    CHECK(plain.prompts.at(0).parsed.spec.rerank);
+}
+
 COUPLET_TEST(wrongTypesNameTheField)
 {
     const std::pair<const char*, const char*> cases[] = {
         {R"({"prompt":"龙年","n":"2"})", "n"},
         {R"({"prompt":"龙年","n":1.5})", "n"},
         {R"({"prompt":"龙年","n":99})", "n"},
+        {R"({"prompt":"龙年","n":3,"best_of":2})", "best_of"},
+        {R"({"prompt":"龙年","best_of":65})", "best_of"},
+        {R"({"prompt":"龙年","couplet":{"rerank":"no"}})", "couplet.rerank"},
         {R"({"prompt":"龙年","stream":"yes"})", "stream"},
         {R"({"prompt":"龙年","temperature":"hot"})", "temperature"},
         {R"({"prompt":"龙年","temperature":3})", "temperature"},
@@ -280,8 +296,8 @@ COUPLET_TEST(servingJobGathersTextButNotTheEnd)
                                        job.deliver(0, "春风");
                                        job.deliver(0, "\n");
                                        job.deliver(1, "瑞");
-                                       job.finish(0, SequenceResult{}, false);
-                                       job.finish(1, SequenceResult{}, true);
+                                       job.finish(0, CandidateSequence{});
+                                       job.finish(1, CandidateSequence{RequestStatus::Done, {}, true, {}});
                                    });
     CHECK(s < 60);
     CHECK(job.done());
@@ -301,7 +317,7 @@ COUPLET_TEST(servingJobWaitForEndReturnsAtTheEnd)
     const double s = secondsWaited([&] { job.waitForEnd(std::chrono::minutes(3)); },
                                    [&] {
                                        job.deliver(0, "春");
-                                       job.finish(0, SequenceResult{}, false);
+                                       job.finish(0, CandidateSequence{});
                                    });
     CHECK(s < 60);
     const auto outcomes = job.outcomes();

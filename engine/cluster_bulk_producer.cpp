@@ -1,4 +1,4 @@
-#include "cluster_bulk_worker.h"
+#include "cluster_bulk_producer.h"
 
 #include "bulk_job_options.h"
 #include "cluster_producer.h"
@@ -38,7 +38,7 @@ BulkStatus statusOf(quint64 jobId, const BulkRequest& r, const BulkProgress& pro
 
 } // namespace
 
-struct ClusterBulkWorker::Impl {
+struct ClusterBulkProducer::Impl {
     quint64 jobId = 0;
     BulkRequest request;
     std::optional<RedisUrl> url;
@@ -62,16 +62,16 @@ struct ClusterBulkWorker::Impl {
     }
 };
 
-ClusterBulkWorker::ClusterBulkWorker() : m_impl(std::make_unique<Impl>())
+ClusterBulkProducer::ClusterBulkProducer() : m_impl(std::make_unique<Impl>())
 {
     m_impl->sinceStatus.start();
     m_impl->sinceView.start();
 }
 
 // The job goes before its connection and journal.
-ClusterBulkWorker::~ClusterBulkWorker() { close(); }
+ClusterBulkProducer::~ClusterBulkProducer() { close(); }
 
-void ClusterBulkWorker::start(quint64 jobId, const BulkRequest& request)
+void ClusterBulkProducer::start(quint64 jobId, const BulkRequest& request)
 {
     Impl& d = *m_impl;
     if (d.producer && wantsStep()) {
@@ -99,7 +99,7 @@ void ClusterBulkWorker::start(quint64 jobId, const BulkRequest& request)
 }
 
 // Opens the journal, the connection and the job; false (reported) when it cannot.
-bool ClusterBulkWorker::open(bool resume)
+bool ClusterBulkProducer::open(bool resume)
 {
     Impl& d = *m_impl;
     d.outageSince.reset();
@@ -132,17 +132,17 @@ bool ClusterBulkWorker::open(bool resume)
     return true;
 }
 
-void ClusterBulkWorker::scheduleStep()
+void ClusterBulkProducer::scheduleStep()
 {
     Impl& d = *m_impl;
     if (d.stepPosted || !wantsStep())
         return;
     d.stepPosted = true;
-    QMetaObject::invokeMethod(this, &ClusterBulkWorker::step, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(this, &ClusterBulkProducer::step, Qt::QueuedConnection);
 }
 
 // Running, or paused with rows still out at the workers.
-bool ClusterBulkWorker::wantsStep() const
+bool ClusterBulkProducer::wantsStep() const
 {
     const Impl& d = *m_impl;
     if (!d.producer)
@@ -151,7 +151,7 @@ bool ClusterBulkWorker::wantsStep() const
     return p.state == BulkState::Running || (p.state == BulkState::Paused && p.inFlight > 0);
 }
 
-void ClusterBulkWorker::step()
+void ClusterBulkProducer::step()
 {
     Impl& d = *m_impl;
     d.stepPosted = false;
@@ -181,7 +181,7 @@ void ClusterBulkWorker::step()
     scheduleStep();
 }
 
-void ClusterBulkWorker::finishJob()
+void ClusterBulkProducer::finishJob()
 {
     Impl& d = *m_impl;
     try {
@@ -196,7 +196,7 @@ void ClusterBulkWorker::finishJob()
     close();
 }
 
-void ClusterBulkWorker::park(const QString& why)
+void ClusterBulkProducer::park(const QString& why)
 {
     Impl& d = *m_impl;
     if (d.producer)
@@ -220,7 +220,7 @@ void ClusterBulkWorker::park(const QString& why)
     Q_EMIT clusterStatus(view);
 }
 
-void ClusterBulkWorker::fail(const QString& why)
+void ClusterBulkProducer::fail(const QString& why)
 {
     Impl& d = *m_impl;
     BulkStatus s = statusOf(d.jobId, d.request, d.producer ? d.producer->job().progress() : d.last);
@@ -231,7 +231,7 @@ void ClusterBulkWorker::fail(const QString& why)
     Q_EMIT bulkStatus(s);
 }
 
-void ClusterBulkWorker::close()
+void ClusterBulkProducer::close()
 {
     Impl& d = *m_impl;
     d.producer.reset();
@@ -239,7 +239,7 @@ void ClusterBulkWorker::close()
     d.journal.reset();
 }
 
-void ClusterBulkWorker::pause(quint64 jobId)
+void ClusterBulkProducer::pause(quint64 jobId)
 {
     Impl& d = *m_impl;
     if (jobId != d.jobId || !d.producer)
@@ -248,7 +248,7 @@ void ClusterBulkWorker::pause(quint64 jobId)
     emitStatus();
 }
 
-void ClusterBulkWorker::resume(quint64 jobId)
+void ClusterBulkProducer::resume(quint64 jobId)
 {
     Impl& d = *m_impl;
     if (jobId != d.jobId)
@@ -265,7 +265,7 @@ void ClusterBulkWorker::resume(quint64 jobId)
     scheduleStep();
 }
 
-void ClusterBulkWorker::cancel(quint64 jobId)
+void ClusterBulkProducer::cancel(quint64 jobId)
 {
     Impl& d = *m_impl;
     if (jobId != d.jobId)
@@ -282,7 +282,7 @@ void ClusterBulkWorker::cancel(quint64 jobId)
     }
 }
 
-void ClusterBulkWorker::emitStatus(const QString& error)
+void ClusterBulkProducer::emitStatus(const QString& error)
 {
     Impl& d = *m_impl;
     d.sinceStatus.restart();
@@ -296,7 +296,7 @@ void ClusterBulkWorker::emitStatus(const QString& error)
 }
 
 // Throws RedisStopped like the producer's calls.
-void ClusterBulkWorker::emitView()
+void ClusterBulkProducer::emitView()
 {
     Impl& d = *m_impl;
     d.sinceView.restart();

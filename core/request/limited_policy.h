@@ -20,6 +20,7 @@ public:
     double logProb() const override { return m_inner->logProb(); }
 
     bool cutShort() const { return !m_inner->finished() && finished(); }
+    const TokenPolicy& inner() const { return *m_inner; }
 
 private:
     std::unique_ptr<TokenPolicy> m_inner;

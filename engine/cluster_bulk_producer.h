@@ -20,15 +20,15 @@ namespace couplet {
 // reload parks a local one: it is reported Paused with the reason, the rows
 // already queued stay in Redis and the journal keeps every finished row, and
 // resume() takes it up again from the journal.
-class ClusterBulkWorker : public QObject {
+class ClusterBulkProducer : public QObject {
     Q_OBJECT
 public:
     static constexpr int kGiveUpMs = 3000;
     static constexpr int kStatusIntervalMs = 250;
     static constexpr int kViewIntervalMs = 1000;
 
-    ClusterBulkWorker();
-    ~ClusterBulkWorker() override;
+    ClusterBulkProducer();
+    ~ClusterBulkProducer() override;
 
     // request.redisUrl names the Redis; request.modelDir the model the workers must have.
     void start(quint64 jobId, const couplet::BulkRequest& request);
