@@ -1,7 +1,7 @@
 #include "generation_options.h"
 
 #include "couplet_generator.h"
-
+#include "spring_festival.h"
 #include "zodiac.h"
 
 #include <sstream>
@@ -47,8 +47,11 @@ DecodingWeights takeDecodingWeights(Args& args, KeywordBonusFlag keywordBonus)
 
 int takeYear(Args& args)
 {
-    const int year = args.integer("year", 0);
-    if (year < 0 || year > kMaxYear) throw UsageError("--year must be a year such as 2027 (1 to " + std::to_string(kMaxYear) + ")");
+    const std::string text = args.value("year", "");
+    const int year = parseYearText(text, comingSpringFestivalYear());
+    if (year < 0)
+        throw UsageError("--year must be a year such as 2027 (1 to " + std::to_string(kMaxYear) + "), or none (0), not '"
+                         + text + "'");
     return year;
 }
 
@@ -97,7 +100,9 @@ std::string decodingOptionsHelp(const DecodingHelp& meaning, std::size_t width)
         {"--free-hengpi", "any 横批 the model writes, not only one from its phrase list"},
         {"--keywords-must-appear", "every keyword appears in the 上联 (constrained decoding)"},
         {"--mixed-zodiac", "more than one year animal may appear (辞旧迎新); by default a couplet names one"},
-        {"--year YYYY", "the year the couplet is for (2027 = 羊年): no other year animal is written unless the prompt names one"},
+        {"--year YYYY|none", "the year the couplet is for (2027 = 羊年; default: the coming Spring Festival's, "
+                             + std::to_string(comingSpringFestivalYear()) + "): no other year animal is written unless the "
+                             "prompt names one, and the 横批 names none but its; none (or 0): no year"},
         {"--no-rerank", "rank candidates by the model alone (and sample only those asked for, unless --candidates)"},
         {"--align-weight W", "对仗 fusion weight (default: the model's align.tsv; 0 = off)"},
         {"--length-bias B", "weight of the line-end bias for fixed lengths (0 = off)"},

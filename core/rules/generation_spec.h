@@ -22,14 +22,15 @@ struct GenerationSpec {
     std::string keywords;        // e.g. "五福" or "龙年 生意" (space or comma separated)
     std::string upper;           // given 上联 (PromptMode::Upper)
     std::string acrostic;        // 藏头: first characters of 上联 and 下联
-    int length = 7;              // characters per line; 0 = free
+    int length = 7;              // Han characters per line, a mark not counted (line_shape.h); 0 = free
     std::string hengpi;          // fixed 横批 (four Han characters), empty = the model picks
     bool tonePattern = false;    // 上联 ends on 仄, 下联 on 平
     bool freeHengpi = false;     // 横批 generated freely instead of from the phrase list
     bool keywordsMustAppear = false; // every keyword in the 上联, by constrained decoding
     bool mixedZodiac = false;    // more than one year animal may appear (辞旧迎新); by default one
     // The year the couplet is for (2027 = 羊年; 0 = none): its animal is the couplet's one year
-    // animal when the prompt names none, so that no other (金猴, 龙年) is written.
+    // animal when the prompt names none, so that no other (金猴, 龙年) is written, and the 横批's
+    // whatever the lines name. Every door defaults it to comingSpringFestivalYear().
     int year = 0;
     int candidates = 1;          // couplets returned
     int bestOf = 0;              // candidates sampled to choose them from; 0 = sampledCandidates()'s default
@@ -51,7 +52,16 @@ struct ScoreParts {
     double repetition = 0; // characters repeated within a line other than 叠字
     double cliche = 0;     // phrases most of the other candidates share
     double backward = 0;   // read backwards: the model's mean log-probability of the 上联 as the answer to the 下联
-    double total() const { return logProb + duizhang + tone + keywords + repetition + cliche + backward; }
+    double looseWords = 0;   // characters that make no word (WordTerms::looseCharacters)
+    double tornKeywords = 0; // keywords split across words
+    double wordDuizhang = 0; // 对仗 word by word: same length, same part of speech
+    double theme = 0;        // words of the prompt's theme (themes.tsv)
+    double melancholy = 0;   // verse melancholy the prompt did not ask for (秋, 暮, 愁 ...)
+    double total() const
+    {
+        return logProb + duizhang + tone + keywords + repetition + cliche + backward + looseWords + tornKeywords
+            + wordDuizhang + theme + melancholy;
+    }
 };
 
 struct Couplet {

@@ -3,6 +3,7 @@
 #include "couplet_generator.h"
 
 #include "api_error.h"
+#include "spring_festival.h"
 #include "zodiac.h"
 
 #include <nlohmann/json.hpp>
@@ -195,7 +196,9 @@ void applyCouplet(const json& c, ParsedPrompt& p)
     spec.freeHengpi = boolField(c, "free_hengpi", spec.freeHengpi, path);
     spec.keywordsMustAppear = boolField(c, "keywords_must_appear", spec.keywordsMustAppear, path);
     spec.mixedZodiac = boolField(c, "mixed_zodiac", spec.mixedZodiac, path);
-    spec.year = static_cast<int>(integerField(c, "year", spec.year, 0, kMaxYear, path));
+    // The year defaults to the coming Spring Festival's (itemFor); null or 0 says none.
+    const auto year = c.find("year");
+    spec.year = year != c.end() && year->is_null() ? 0 : static_cast<int>(integerField(c, "year", spec.year, 0, kMaxYear, path));
 }
 
 } // namespace
@@ -233,6 +236,8 @@ PromptItem itemFor(const std::string& text, const json* couplet, const std::stri
             item.parsed.ignored.push_back(text);
         }
     }
+    // A couplet is for the coming Spring Festival unless the couplet object says otherwise.
+    item.parsed.spec.year = comingSpringFestivalYear();
     if (couplet) {
         applyCouplet(*couplet, item.parsed);
         const auto& s = item.parsed.spec;

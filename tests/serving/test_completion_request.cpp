@@ -6,6 +6,7 @@
 #include "response_format.h"
 #include "serving_job.h"
 #include "serving_metrics.h"
+#include "spring_festival.h"
 #include "utf8.h"
 
 #include <nlohmann/json.hpp>
@@ -73,9 +74,16 @@ COUPLET_TEST(coupletObjectOverridesTheParse)
     CHECK_EQ(r.prompts[0].source, std::string("couplet"));
     r = CompletionRequestParser::parse(R"({"prompt":"关于春节","couplet":{"keywords":["龙年","吉祥"]}})", Endpoint::Completions);
     CHECK_EQ(r.prompts[0].parsed.spec.keywords, std::string("龙年 吉祥"));
-    CHECK_EQ(r.prompts[0].parsed.spec.year, 0);
+    CHECK_EQ(r.prompts[0].parsed.spec.year, comingSpringFestivalYear()); // a couplet is for the coming festival
     r = CompletionRequestParser::parse(R"({"prompt":"关于开业","couplet":{"year":2027}})", Endpoint::Completions);
     CHECK_EQ(r.prompts[0].parsed.spec.year, 2027);
+    r = CompletionRequestParser::parse(R"({"prompt":"关于开业","couplet":{"year":null}})", Endpoint::Completions);
+    CHECK_EQ(r.prompts[0].parsed.spec.year, 0); // null or 0: no year
+    r = CompletionRequestParser::parse(R"({"prompt":"关于开业","couplet":{"year":0}})", Endpoint::Completions);
+    CHECK_EQ(r.prompts[0].parsed.spec.year, 0);
+    r = CompletionRequestParser::parse(R"({"prompt":"九言春联，关于开业"})", Endpoint::Completions);
+    CHECK_EQ(r.prompts[0].parsed.spec.year, comingSpringFestivalYear());
+    CHECK_EQ(r.prompts[0].parsed.spec.length, 9); // Han characters (LineShape): the mark is not counted
 }
 
 COUPLET_TEST(chatUsesTheLastUserMessage)
