@@ -202,7 +202,7 @@
     </message>
 </context>
 <context>
-    <name>couplet::ClusterBulkWorker</name>
+    <name>couplet::ClusterBulkProducer</name>
     <message>
         <source>Another job is running on the workers; cancel it first.</source>
         <translation>工作进程上已有另一个任务在运行；请先取消它。</translation>
