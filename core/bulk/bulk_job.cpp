@@ -53,7 +53,7 @@ void BulkJob::start()
     }
     if (!m_mapping.hasPromptColumn())
         throw BulkJobError("no prompt column in " + m_options.input.string()
-                           + ": name one 关键词/keywords, 上联/upper or 藏头/acrostic, or map one");
+                           + ": name one 关键词/keywords, 上联/upper, 藏头/acrostic or 嵌名/embed, or map one");
     m_format = std::make_unique<ResultFormat>(m_header, m_options.outputOptions);
     openJob();
     CsvReaderOptions readerOptions;
@@ -110,7 +110,9 @@ std::string BulkJob::describeOptions() const
         + ";repetitionPenalty=" + std::to_string(s.repetitionPenalty) + ";count=" + std::to_string(d.candidates)
         + ";rerank=" + std::to_string(d.rerank) + ";alignWeight=" + std::to_string(d.alignWeight)
         + ";lengthBias=" + std::to_string(d.lengthBias) + ";keywordBonus=" + std::to_string(d.keywordBonus)
-        + (d.year > 0 ? ";year=" + std::to_string(d.year) : std::string()); // absent for jobs from before --year
+        + (d.year > 0 ? ";year=" + std::to_string(d.year) : std::string()) // absent for jobs from before --year
+        + (d.embedAt != 1 ? ";embedAt=" + std::to_string(d.embedAt) : std::string()) // and before --at
+        + (d.script != OutputScript::Simplified ? ";script=" + std::string(outputScriptName(d.script)) : std::string());
 }
 
 bool BulkJob::step()

@@ -57,7 +57,7 @@ std::shared_ptr<ServingJob> ServingEngine::submit(const std::vector<GenerationSp
         m_outstanding -= count;
         throw QueueFull{before};
     }
-    auto job = std::make_shared<ServingJob>(m_nextJob++, count);
+    auto job = std::make_shared<ServingJob>(m_nextJob++, count, sequenceScripts(specs, n));
     Command command;
     try {
         for (std::size_t i = 0; i < specs.size(); ++i)

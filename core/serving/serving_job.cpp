@@ -5,10 +5,19 @@
 
 namespace couplet {
 
-ServingJob::ServingJob(std::uint64_t id, int sequences)
-    : m_id(id), m_streams(static_cast<std::size_t>(sequences)), m_outcomes(static_cast<std::size_t>(sequences)),
-      m_remaining(sequences)
+std::vector<OutputScript> sequenceScripts(const std::vector<GenerationSpec>& specs, int n)
 {
+    std::vector<OutputScript> out;
+    for (const auto& spec : specs) out.insert(out.end(), static_cast<std::size_t>(n), spec.script);
+    return out;
+}
+
+ServingJob::ServingJob(std::uint64_t id, int sequences, const std::vector<OutputScript>& scripts)
+    : m_id(id), m_outcomes(static_cast<std::size_t>(sequences)), m_remaining(sequences)
+{
+    m_streams.reserve(static_cast<std::size_t>(sequences));
+    for (std::size_t i = 0; i < static_cast<std::size_t>(sequences); ++i)
+        m_streams.emplace_back(i < scripts.size() ? scripts[i] : OutputScript::Simplified);
 }
 
 void ServingJob::deliver(int index, std::string_view raw)
@@ -30,6 +39,13 @@ void ServingJob::finish(int index, const SequenceResult& result, bool cutShort)
     std::lock_guard lock(m_mutex);
     auto& o = m_outcomes[static_cast<std::size_t>(index)];
     if (o.status != RequestStatus::Waiting) return;
+    // The last line, held back to be converted whole.
+    if (std::string rest = m_streams[static_cast<std::size_t>(index)].finish(); !rest.empty()) {
+        if (!m_events.empty() && m_events.back().index == index && !m_events.back().finished)
+            m_events.back().text += rest;
+        else
+            m_events.push_back({index, std::move(rest), false, {}});
+    }
     o.status = result.status;
     o.text = m_streams[static_cast<std::size_t>(index)].text();
     o.finishReason = cutShort ? "length" : "stop";
