@@ -23,8 +23,9 @@
 namespace couplet {
 namespace {
 
-constexpr ColumnRole kRoles[] = {ColumnRole::Id, ColumnRole::Keywords, ColumnRole::Upper, ColumnRole::Acrostic,
-                                 ColumnRole::Length, ColumnRole::Hengpi};
+constexpr ColumnRole kRoles[] = {ColumnRole::Id,     ColumnRole::Keywords, ColumnRole::Upper,
+                                 ColumnRole::Acrostic, ColumnRole::Embed, ColumnRole::Position,
+                                 ColumnRole::Length, ColumnRole::Hengpi,   ColumnRole::Script};
 
 QString roleLabel(ColumnRole role)
 {
@@ -36,6 +37,9 @@ QString roleLabel(ColumnRole role)
     case ColumnRole::Acrostic: return CsvImportDialog::tr("藏头 acrostic");
     case ColumnRole::Length: return CsvImportDialog::tr("字数 length");
     case ColumnRole::Hengpi: return CsvImportDialog::tr("横批 hengpi");
+    case ColumnRole::Embed: return CsvImportDialog::tr("嵌名 name to embed (two characters)");
+    case ColumnRole::Position: return CsvImportDialog::tr("嵌名位置 name position (1-6, last, 燕颔 …)");
+    case ColumnRole::Script: return CsvImportDialog::tr("繁简 script (simplified, traditional, taiwan, hongkong)");
     }
     return {};
 }
