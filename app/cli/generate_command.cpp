@@ -1,6 +1,7 @@
 #include "commands.h"
 #include "generation_options.h"
 #include "model_options.h"
+#include "poster_output.h"
 
 #include "generate.h"
 #include "script_converter.h"
@@ -29,6 +30,8 @@ void printHelp()
                                       "candidates, best first (default 1)", "reproducible output (default random)"},
                                      21)
               << "  --json             one JSON object with all candidates\n"
+                 "  --poster FILE      the best couplet as a 1080x1920 share card: FILE.png, or a PDF page for\n"
+                 "                     FILE.pdf (the app's renderer; offscreen when there is no display)\n"
               << modelOptionsHelp();
 }
 
@@ -81,6 +84,7 @@ int runGenerate(Args& args)
         return 0;
     }
     const bool json = args.flag("json");
+    const std::string poster = args.value("poster");
     GenerationSpec spec = specFrom(args);
     auto model = loadModel(args);
     args.finish();
@@ -94,6 +98,10 @@ int runGenerate(Args& args)
     if (stream) onDelta = [](int, std::string_view text) { std::cout << text << std::flush; };
     auto couplets = generateCouplets(*model, *decoder, spec, onDelta);
     for (auto& c : couplets) c = inScript(c, spec.script);
+    if (!poster.empty() && !couplets.empty()) {
+        if (auto e = writePoster(poster, couplets.front()); !e.empty()) throw std::runtime_error(e);
+        std::cerr << "poster: " << poster << '\n';
+    }
     if (json) {
         nlohmann::json out = nlohmann::json::array();
         for (const auto& c : couplets)

@@ -5,7 +5,7 @@
 #include "mainwindow/main_window.h"
 #include "preview/couplet_exporter.h"
 #include "preview/couplet_preview.h"
-#include "preview/couplet_renderer.h"
+#include "couplet_renderer.h"
 #include "prompt/prompt_panel.h"
 
 #include <QApplication>
