@@ -4,7 +4,11 @@
 #include "model_options.h"
 
 #include "couplet_check.h"
-#include "couplet_model_impl.h"
+#include "couplet_model_generator.h"
+#include "align_table.h"
+#include "couplet_model.h"
+#include "tone_table.h"
+#include "vocab.h"
 #include "couplet_scorer.h"
 #include "decoder_nll.h"
 #include "generate.h"
@@ -108,17 +112,18 @@ struct PairRun {
     DecodingWeights weights;
 };
 
-// Writes a 下联 for every 上联 on one scheduler (reranking sampledCandidates()
-// of each when asked) and returns the best per pair; empty 上联 = rejected.
+// Writes a 下联 for every 上联 on one scheduler, one CandidateGroup each
+// (reranking sampledCandidates() of each when asked), and returns the best
+// per pair; empty 上联 = rejected.
 std::vector<Couplet> writeLowerLines(const CoupletModel& model, const std::vector<EvalPair>& pairs, const PairRun& run,
                                      Scores& s, References& references)
 {
     auto decoder = model.makeDecoder();
     Scheduler scheduler(*decoder, SchedulerSettings{64, 0, 4096});
-    std::vector<std::vector<Couplet>> candidates(pairs.size());
-    std::vector<GenerationSpec> specs(pairs.size());
+    const auto generator = CoupletModelGenerator::of(model);
+    std::vector<Couplet> best(pairs.size());
     for (std::size_t i = 0; i < pairs.size(); ++i) {
-        auto& spec = specs[i];
+        GenerationSpec spec;
         spec.mode = PromptMode::Upper;
         spec.upper = pairs[i].upper;
         spec.rerank = run.rerank;
@@ -132,25 +137,16 @@ std::vector<Couplet> writeLowerLines(const CoupletModel& model, const std::vecto
         }
         references.sources.push_back(pairs[i].source);
         references.examples.push_back(TrainingData::lowerLineExample(
-            {utf8::decode(pairs[i].upper), utf8::decode(pairs[i].lower), 0}, model.impl().vocab));
-        references.uppers.push_back(model.impl().vocab.encode(pairs[i].upper));
-        for (int k = 0; k < sampledCandidates(spec); ++k) {
-            SequenceRequest r;
-            r.priority = Priority::Bulk;
-            r.policy = model.makePolicy(spec, k);
-            r.onFinish = [&candidates, i](const SequenceResult& result) {
-                if (result.status == RequestStatus::Done) candidates[i].push_back(CoupletModel::coupletOf(*result.policy));
-            };
-            scheduler.submit(std::move(r));
-        }
+            {utf8::decode(pairs[i].upper), utf8::decode(pairs[i].lower), 0}, model.vocab()));
+        references.uppers.push_back(model.vocab().encode(pairs[i].upper));
+        CandidateGroupOptions options;
+        options.priority = Priority::Bulk;
+        options.onDone = [&best, i](GroupResult result) {
+            if (!result.couplets.empty()) best[i] = std::move(result.couplets.front());
+        };
+        CandidateGroup::create(generator, spec, std::move(options))->submitTo(scheduler);
     }
     runToCompletion(scheduler);
-    std::vector<Couplet> best(pairs.size());
-    for (std::size_t i = 0; i < pairs.size(); ++i) {
-        if (candidates[i].empty()) continue;
-        if (run.rerank) model.rerank(specs[i], candidates[i]);
-        best[i] = candidates[i].front();
-    }
     return best;
 }
 
@@ -257,7 +253,7 @@ int runEval(Args& args)
     // Through the decoder that wrote the lines, so the figure is of the precision in use.
     auto scoring = model->makeDecoder();
     s.nll = decoderTargetNll(*scoring, references.examples);
-    if (const auto* table = model->impl().align.get(); table != nullptr) {
+    if (const auto* table = model->align(); table != nullptr) {
         s.fusionWeight = run.weights.align >= 0 ? run.weights.align : static_cast<float>(table->defaultWeight());
         if (s.fusionWeight > 0)
             s.fusedNll = decoderTargetNll(*scoring, references.examples, 64,
@@ -268,7 +264,7 @@ int runEval(Args& args)
         if (!references.sources[i].empty()) bySource[references.sources[i]].push_back(references.examples[i]);
     for (const auto& [name, examples] : bySource) s.bySource[name].nll = decoderTargetNll(*scoring, examples);
 
-    const CoupletScorer scorer(model->impl().vocab, model->impl().tones, model->impl().align.get());
+    const CoupletScorer scorer(model->vocab(), model->tones(), model->align());
     int shown = 0;
     for (std::size_t i = 0; i < pairs.size(); ++i) {
         if (results[i].upper.empty()) continue;

@@ -24,6 +24,7 @@ constexpr RoleAlias kAliases[] = {
     {ColumnRole::Length, "length"},   {ColumnRole::Length, "len"},
     {ColumnRole::Length, "字数"},     {ColumnRole::Length, "长度"},
     {ColumnRole::Hengpi, "hengpi"},   {ColumnRole::Hengpi, "横批"},
+    {ColumnRole::Year, "year"},       {ColumnRole::Year, "年份"},
     {ColumnRole::Embed, "embed"},     {ColumnRole::Embed, "嵌名"},
     {ColumnRole::Embed, "embedname"}, {ColumnRole::Position, "position"},
     {ColumnRole::Position, "embedat"}, {ColumnRole::Position, "嵌名位置"},
@@ -32,8 +33,8 @@ constexpr RoleAlias kAliases[] = {
     {ColumnRole::Script, "简繁"},
 };
 
-constexpr std::string_view kRoleNames[] = {"passthrough", "id",     "keywords", "upper",   "acrostic",
-                                           "length",      "hengpi", "embed",    "position", "script"};
+constexpr std::string_view kRoleNames[] = {"passthrough", "id",     "keywords", "upper", "acrostic",   "length",
+                                           "hengpi",      "year",   "embed",    "position", "script"};
 
 // Drops a BOM, ASCII and ideographic spaces, '_' and '-'; lower-cases ASCII.
 std::string normalise(std::string_view name)
@@ -166,7 +167,7 @@ void ColumnMapping::applyOverrides(std::string_view text, const std::vector<std:
         if (!role || *role == ColumnRole::Passthrough)
             throw std::invalid_argument("bad column mapping \"" + std::string(item)
                                         + "\"; expected role=column with a role among id, "
-                                          "keywords, upper, acrostic, embed, position, length, hengpi, script");
+                                          "keywords, upper, acrostic, embed, position, length, hengpi, year, script");
         assign(*role, columnFromText(item.substr(eq + 1), header));
     }
 }

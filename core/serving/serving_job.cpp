@@ -34,25 +34,29 @@ void ServingJob::deliver(int index, std::string_view raw)
     if (first && m_wakeOnText) m_changed.notify_all();
 }
 
-void ServingJob::finish(int index, const SequenceResult& result, bool cutShort)
+void ServingJob::finish(int index, const CandidateSequence& sequence, std::string_view raw)
 {
     std::lock_guard lock(m_mutex);
-    auto& o = m_outcomes[static_cast<std::size_t>(index)];
+    const auto i = static_cast<std::size_t>(index);
+    auto& o = m_outcomes[i];
     if (o.status != RequestStatus::Waiting) return;
-    // The last line, held back to be converted whole.
-    if (std::string rest = m_streams[static_cast<std::size_t>(index)].finish(); !rest.empty()) {
+    // `raw` (a chosen couplet sent whole), then the last line, which another
+    // script holds back to convert it whole.
+    std::string text = m_streams[i].push(raw);
+    text += m_streams[i].finish();
+    if (!text.empty()) {
         if (!m_events.empty() && m_events.back().index == index && !m_events.back().finished)
-            m_events.back().text += rest;
+            m_events.back().text += text;
         else
-            m_events.push_back({index, std::move(rest), false, {}});
+            m_events.push_back({index, std::move(text), false, {}});
     }
-    o.status = result.status;
-    o.text = m_streams[static_cast<std::size_t>(index)].text();
-    o.finishReason = cutShort ? "length" : "stop";
-    o.error = result.error;
-    o.promptTokens = result.metrics.promptTokens;
-    o.completionTokens = result.metrics.generatedTokens;
-    o.firstTokenMs = result.metrics.firstTokenMs;
+    o.status = sequence.status;
+    o.text = m_streams[i].text();
+    o.finishReason = sequence.cutShort ? "length" : "stop";
+    o.error = sequence.error;
+    o.promptTokens = sequence.metrics.promptTokens;
+    o.completionTokens = sequence.metrics.generatedTokens;
+    o.firstTokenMs = sequence.metrics.firstTokenMs;
     m_events.push_back({index, {}, true, o.finishReason});
     --m_remaining;
     if (m_remaining == 0 || m_wakeOnText) m_changed.notify_all();

@@ -84,7 +84,7 @@ std::vector<TrainingExample> references(const CoupletModel& model, const std::ve
 {
     std::vector<TrainingExample> out;
     for (const auto& c : couplets)
-        out.push_back(TrainingData::lowerLineExample({utf8::decode(c.upper), utf8::decode(c.lower), 0}, model.impl().vocab));
+        out.push_back(TrainingData::lowerLineExample({utf8::decode(c.upper), utf8::decode(c.lower), 0}, model.vocab()));
     return out;
 }
 
@@ -96,7 +96,7 @@ COUPLET_TEST(eachPrecisionKeepsTheModelsOutput)
     const auto reference = shipped("libtorch");
     const auto want = greedy(*reference, specs);
     const auto examples = references(*reference, want);
-    Lm lm = reference->impl().lm;
+    Lm lm = implOf(*reference).lm;
     const double torchNll = meanTargetNll(*lm, examples);
     auto torchDecoder = reference->makeDecoder();
     // The decoder-side scorer agrees with the trainer's on libtorch's own decoder.

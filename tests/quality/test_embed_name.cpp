@@ -37,6 +37,15 @@ GenerationSpec embedding(const std::string& name, int at, int length)
     return spec;
 }
 
+// A line's Han characters: a 九言 line carries a mark (line_shape.h), and
+// the name's place counts characters only.
+std::u32string hanOnly(const std::string& line)
+{
+    auto text = utf8::decode(line);
+    std::erase_if(text, [](char32_t c) { return isCoupletPunctuation(c); });
+    return text;
+}
+
 bool contains(const std::string& text, const std::string& part)
 {
     return text.find(part) != std::string::npos;
@@ -117,7 +126,8 @@ COUPLET_TEST(constraintsHoldTheNameForItsPlace)
     CHECK(c.allowed() == std::vector<int>{vocab.id(U'顺')});
 }
 
-// Every position that fits a line of 5, 7 and 9 characters, on the shipped model.
+// Every position that fits a line of 5, 7 and 9 characters, on the shipped
+// model; the 9-character lines carry a mark, which the position skips.
 COUPLET_TEST(everyPositionAtFiveSevenAndNineCharacters)
 {
     const auto model = shipped();
@@ -134,7 +144,7 @@ COUPLET_TEST(everyPositionAtFiveSevenAndNineCharacters)
             const auto name = utf8::decode(spec.acrostic);
             const auto index = static_cast<std::size_t>(embedIndex(at, length));
             for (const auto& c : generateCouplets(*model, *decoder, spec)) {
-                const auto up = utf8::decode(c.upper), down = utf8::decode(c.lower);
+                const auto up = hanOnly(c.upper), down = hanOnly(c.lower);
                 CHECK_EQ(up.size(), static_cast<std::size_t>(length));
                 CHECK_EQ(down.size(), static_cast<std::size_t>(length));
                 CHECK(up[index] == name[0]);
@@ -154,7 +164,7 @@ COUPLET_TEST(freeLengthLinesRunPastTheName)
     const auto model = shipped();
     auto decoder = model->makeDecoder();
     for (const auto& c : generateCouplets(*model, *decoder, embedding("德顺", 4, 0))) {
-        const auto up = utf8::decode(c.upper), down = utf8::decode(c.lower);
+        const auto up = hanOnly(c.upper), down = hanOnly(c.lower);
         CHECK(up.size() > 4);
         CHECK(up[3] == U'德' && down[3] == U'顺');
     }

@@ -14,6 +14,7 @@
 #include <QVBoxLayout>
 
 #include "embed_position.h"
+#include "spring_festival.h"
 #include "zodiac.h"
 
 #include <climits>
@@ -21,7 +22,7 @@
 namespace couplet {
 namespace {
 
-constexpr int kLengths[] = {5, 7, 9, 0};   // 0 = free length
+constexpr int kLengths[] = {5, 7, 9, 11, 0}; // Han characters (a 九言 line's mark does not count); 0 = free length
 constexpr int kMaxHengpiChars = 4;
 constexpr int kPositions[] = {1, 2, 3, 4, 5, 6, kEmbedLast};
 
@@ -112,7 +113,8 @@ void PromptPanel::retranslateUi()
     m_length->setItemText(0, tr("5 characters"));
     m_length->setItemText(1, tr("7 characters"));
     m_length->setItemText(2, tr("9 characters"));
-    m_length->setItemText(3, tr("Free length"));
+    m_length->setItemText(3, tr("11 characters"));
+    m_length->setItemText(4, tr("Free length"));
     m_year->setItemText(0, tr("Any year"));
     for (int i = 1; i < m_year->count(); ++i)
         m_year->setItemText(i, yearText(m_year->itemData(i).toInt()));
@@ -189,7 +191,7 @@ void PromptPanel::setSpec(const GenerationSpec& spec)
     const int positionIndex = m_position->findData(spec.embedAt);
     m_position->setCurrentIndex(positionIndex < 0 ? 0 : positionIndex);
     const int lengthIndex = m_length->findData(spec.length);
-    m_length->setCurrentIndex(lengthIndex < 0 ? 3 : lengthIndex);
+    m_length->setCurrentIndex(lengthIndex < 0 ? m_length->findData(0) : lengthIndex);
     m_candidates->setValue(spec.candidates);
     m_hengpi->setText(QString::fromStdString(spec.hengpi));
     m_script->setCurrentIndex(std::max(0, m_script->findData(int(spec.script))));
@@ -292,7 +294,9 @@ void PromptPanel::restoreSettings(const QSettings& settings)
 
 int PromptPanel::comingYear(const QDate& today)
 {
-    return today.month() >= 3 ? today.year() + 1 : today.year();
+    using namespace std::chrono;
+    return comingSpringFestivalYear(year_month_day{year{today.year()}, month{static_cast<unsigned>(today.month())},
+                                                   day{static_cast<unsigned>(today.day())}});
 }
 
 QString PromptPanel::yearText(int year)
