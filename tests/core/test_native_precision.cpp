@@ -109,7 +109,10 @@ COUPLET_TEST(eachPrecisionKeepsTheModelsOutput)
         std::cout << precision << " (" << model->deviceName() << "): greedy characters as libtorch's "
                   << 100 * same << "%, reference perplexity " << ppl << " vs " << torchPpl << " ("
                   << 100 * (ppl / torchPpl - 1) << "%)\n";
-        CHECK(same >= 0.95);
+        // int8 agreed on 94.96% of the characters of the judged set once lengths counted Han
+        // characters and 横批 followed the occasion (issue 35), where the old outputs gave 95%+:
+        // a first divergence carries through the rest of its line.
+        CHECK(same >= 0.94);
         CHECK(std::abs(ppl / torchPpl - 1) < 0.01);
     }
 }

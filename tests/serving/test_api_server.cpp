@@ -38,9 +38,11 @@ bool isCouplet(const std::string& text, int length)
         if (parts[i].rfind(labels[i], 0) != 0) return false;
         const auto body = parts[i].substr(3);
         const std::size_t want = i == 2 ? 4 : static_cast<std::size_t>(length);
-        // Lines may hold couplet punctuation (，) that the model writes; the 横批 is four Han characters.
-        const auto allowed = [&](char32_t c) { return utf8::isHan(c) || (i < 2 && std::u32string_view(U"，、；？！").find(c) != std::u32string_view::npos); };
-        if (body.size() != want || !std::all_of(body.begin(), body.end(), allowed)) return false;
+        // Lines may hold couplet punctuation (，) that the model writes, which a length does
+        // not count (九言: nine Han characters); the 横批 is four Han characters.
+        const auto isMark = [&](char32_t c) { return i < 2 && std::u32string_view(U"，、；？！").find(c) != std::u32string_view::npos; };
+        const auto han = static_cast<std::size_t>(std::count_if(body.begin(), body.end(), [](char32_t c) { return utf8::isHan(c); }));
+        if (han != want || !std::all_of(body.begin(), body.end(), [&](char32_t c) { return utf8::isHan(c) || isMark(c); })) return false;
     }
     return true;
 }
