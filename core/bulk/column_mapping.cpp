@@ -25,10 +25,16 @@ constexpr RoleAlias kAliases[] = {
     {ColumnRole::Length, "字数"},     {ColumnRole::Length, "长度"},
     {ColumnRole::Hengpi, "hengpi"},   {ColumnRole::Hengpi, "横批"},
     {ColumnRole::Year, "year"},       {ColumnRole::Year, "年份"},
+    {ColumnRole::Embed, "embed"},     {ColumnRole::Embed, "嵌名"},
+    {ColumnRole::Embed, "embedname"}, {ColumnRole::Position, "position"},
+    {ColumnRole::Position, "embedat"}, {ColumnRole::Position, "嵌名位置"},
+    {ColumnRole::Position, "位置"},   {ColumnRole::Position, "格"},
+    {ColumnRole::Script, "script"},   {ColumnRole::Script, "繁简"},
+    {ColumnRole::Script, "简繁"},
 };
 
-constexpr std::string_view kRoleNames[] = {"passthrough", "id",     "keywords", "upper",
-                                           "acrostic",    "length", "hengpi",   "year"};
+constexpr std::string_view kRoleNames[] = {"passthrough", "id",     "keywords", "upper", "acrostic",   "length",
+                                           "hengpi",      "year",   "embed",    "position", "script"};
 
 // Drops a BOM, ASCII and ideographic spaces, '_' and '-'; lower-cases ASCII.
 std::string normalise(std::string_view name)
@@ -122,7 +128,7 @@ ColumnRole ColumnMapping::roleOf(int column) const
 bool ColumnMapping::hasPromptColumn() const
 {
     return column(ColumnRole::Keywords) != kNoColumn || column(ColumnRole::Upper) != kNoColumn
-        || column(ColumnRole::Acrostic) != kNoColumn;
+        || column(ColumnRole::Acrostic) != kNoColumn || column(ColumnRole::Embed) != kNoColumn;
 }
 
 std::string_view ColumnMapping::roleName(ColumnRole role)
@@ -161,7 +167,7 @@ void ColumnMapping::applyOverrides(std::string_view text, const std::vector<std:
         if (!role || *role == ColumnRole::Passthrough)
             throw std::invalid_argument("bad column mapping \"" + std::string(item)
                                         + "\"; expected role=column with a role among id, "
-                                          "keywords, upper, acrostic, length, hengpi, year");
+                                          "keywords, upper, acrostic, embed, position, length, hengpi, year, script");
         assign(*role, columnFromText(item.substr(eq + 1), header));
     }
 }
