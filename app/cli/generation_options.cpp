@@ -1,5 +1,6 @@
 #include "generation_options.h"
 
+#include "couplet_style.h"
 #include "zodiac.h"
 
 #include <sstream>
@@ -50,6 +51,14 @@ int takeYear(Args& args)
     return year;
 }
 
+std::string takeStyle(Args& args)
+{
+    const std::string style = args.value("style");
+    if (!style.empty() && !parseStyle(style))
+        throw UsageError("--style must be " + styleNames() + ", not \"" + style + "\"");
+    return style;
+}
+
 void takeSamplingOptions(Args& args, SamplingSettings& s)
 {
     s.temperature = static_cast<float>(args.number("temperature", s.temperature));
@@ -73,6 +82,7 @@ void takeDecodingOptions(Args& args, GenerationSpec& spec)
     spec.keywordsMustAppear = args.flag("keywords-must-appear");
     spec.mixedZodiac = args.flag("mixed-zodiac");
     spec.year = takeYear(args);
+    spec.style = takeStyle(args);
     spec.rerank = !args.flag("no-rerank");
     takeDecodingWeights(args).applyTo(spec);
 }
@@ -88,6 +98,7 @@ std::string decodingOptionsHelp(const DecodingHelp& meaning, std::size_t width)
         {"--keywords-must-appear", "every keyword appears in the 上联 (constrained decoding)"},
         {"--mixed-zodiac", "more than one year animal may appear (辞旧迎新); by default a couplet names one"},
         {"--year YYYY", "the year the couplet is for (2027 = 羊年): no other year animal is written unless the prompt names one"},
+        {"--style NAME", "festive, modern, verse or classical, for a model trained with styles (default festive)"},
         {"--no-rerank", "sample only the candidates asked for and rank them by the model alone"},
         {"--align-weight W", "对仗 fusion weight (default: the model's align.tsv; 0 = off)"},
         {"--length-bias B", "weight of the line-end bias for fixed lengths (0 = off)"},

@@ -23,6 +23,11 @@ DecodingWeights takeDecodingWeights(Args& args, KeywordBonusFlag keywordBonus = 
 // --year YYYY (0 when absent); throws UsageError outside 1 to kMaxYear.
 int takeYear(Args& args);
 
+// --style NAME (festive, modern, verse or classical; empty when absent);
+// throws UsageError for another name. Whether the model has styles is the
+// model's to say (CoupletModel::validate).
+std::string takeStyle(Args& args);
+
 // --temperature, --top-k, --top-p and --repetition-penalty into `s` (what
 // is not given keeps its value).
 void takeSamplingOptions(Args& args, SamplingSettings& s);
@@ -30,7 +35,7 @@ void takeSamplingOptions(Args& args, SamplingSettings& s);
 // The decoding flags `couplet generate` and `couplet batch` share, into
 // `spec`: --length, --count, --seed, --temperature, --top-k, --top-p,
 // --repetition-penalty, --greedy, --tone, --free-hengpi,
-// --keywords-must-appear, --mixed-zodiac, --year, --no-rerank and the weights above.
+// --keywords-must-appear, --mixed-zodiac, --year, --style, --no-rerank and the weights above.
 // Throws UsageError for a count below 1, a negative seed or a negative
 // weight; the model checks the rest (CoupletModel::validate).
 void takeDecodingOptions(Args& args, GenerationSpec& spec);

@@ -55,6 +55,7 @@ std::string specToJson(const GenerationSpec& spec)
                  {"acrostic", spec.acrostic}, {"length", spec.length}, {"hengpi", spec.hengpi},
                  {"tone", spec.tonePattern}, {"free_hengpi", spec.freeHengpi},
                  {"keywords_must_appear", spec.keywordsMustAppear}, {"mixed_zodiac", spec.mixedZodiac}, {"year", spec.year},
+                 {"style", spec.style},
                  {"candidates", spec.candidates}, {"temperature", s.temperature}, {"top_k", s.topK},
                  {"top_p", s.topP}, {"repetition_penalty", s.repetitionPenalty}, {"seed", s.seed},
                  {"greedy", s.greedy}, {"rerank", spec.rerank}, {"align_weight", spec.alignWeight},
@@ -79,6 +80,7 @@ GenerationSpec specFromJson(const std::string& text)
         spec.keywordsMustAppear = j.value("keywords_must_appear", false);
         spec.mixedZodiac = j.value("mixed_zodiac", false);
         spec.year = j.value("year", 0);
+        spec.style = j.value("style", std::string());
         spec.candidates = j.at("candidates").get<int>();
         SamplingSettings& s = spec.sampling;
         s.temperature = j.at("temperature").get<float>();

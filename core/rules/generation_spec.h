@@ -31,6 +31,9 @@ struct GenerationSpec {
     // The year the couplet is for (2027 = 羊年; 0 = none): its animal is the couplet's one year
     // animal when the prompt names none, so that no other (金猴, 龙年) is written.
     int year = 0;
+    // festive, modern, verse or classical (couplet_style.h), for a model trained with style
+    // tokens; empty = the model's default (festive where it has styles, none otherwise).
+    std::string style;
     int candidates = 1;
     bool rerank = true;          // sample 4x the candidates and keep the best by CoupletScorer
     float alignWeight = -1.0f;   // 对仗 fusion weight; negative = the model's default (align.tsv), 0 = off

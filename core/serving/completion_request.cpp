@@ -1,6 +1,7 @@
 #include "completion_request.h"
 
 #include "api_error.h"
+#include "couplet_style.h"
 #include "zodiac.h"
 
 #include <nlohmann/json.hpp>
@@ -194,6 +195,11 @@ void applyCouplet(const json& c, ParsedPrompt& p)
     spec.keywordsMustAppear = boolField(c, "keywords_must_appear", spec.keywordsMustAppear, path);
     spec.mixedZodiac = boolField(c, "mixed_zodiac", spec.mixedZodiac, path);
     spec.year = static_cast<int>(integerField(c, "year", spec.year, 0, kMaxYear, path));
+    if (field(c, "style")) {
+        spec.style = stringField(c, "style", path);
+        if (!parseStyle(spec.style))
+            invalid(path + "style", "'" + path + "style' must be " + styleNames() + ", got \"" + spec.style + "\"");
+    }
 }
 
 } // namespace

@@ -50,6 +50,7 @@ json ResponseFormat::understood(const PromptItem& item, int n)
                 {"length", s.mode == PromptMode::Upper ? static_cast<int>(utf8::length(s.upper)) : s.length}, {"hengpi", s.hengpi}, {"candidates", n},
                 {"source", item.source}, {"ignored", item.parsed.ignored}, {"notes", item.parsed.notes}};
     if (s.year > 0) out["year"] = s.year;
+    if (!s.style.empty()) out["style"] = s.style;
     return out;
 }
 
