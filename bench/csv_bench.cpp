@@ -7,7 +7,7 @@
 
 #include "bulk_job.h"
 #include "bulk_journal.h"
-#include "couplet_model.h"
+#include "couplet_model_generator.h"
 #include "scheduler_row_generator.h"
 
 #include <nlohmann/json.hpp>
@@ -110,6 +110,7 @@ nlohmann::json runCase(const Options& o)
     BulkJournal journal(o.dir / (tag + ".sqlite"));
 
     std::shared_ptr<const CoupletModel> model;
+    std::unique_ptr<CoupletModelGenerator> couplets;
     std::unique_ptr<Decoder> decoder;
     std::unique_ptr<Scheduler> scheduler;
     std::unique_ptr<RowGenerator> generator;
@@ -124,7 +125,8 @@ nlohmann::json runCase(const Options& o)
         settings.maxBatch = o.batch;
         settings.maxWaitMs = 0;
         scheduler = std::make_unique<Scheduler>(*decoder, settings);
-        generator = std::make_unique<SchedulerRowGenerator>(*scheduler, *model, o.model.filename().string());
+        couplets = std::make_unique<CoupletModelGenerator>(model);
+        generator = std::make_unique<SchedulerRowGenerator>(*scheduler, *couplets, o.model.filename().string());
     }
     const long baseline = kibFromStatus("VmHWM:");
     const auto t0 = std::chrono::steady_clock::now();

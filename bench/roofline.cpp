@@ -92,7 +92,7 @@ std::string dtypeName(torch::ScalarType t)
 
 RooflinePoint Roofline::measure(const CoupletModel& model, int decodeRows, int square, double minSeconds)
 {
-    const auto& impl = model.impl();
+    const auto& impl = implOf(model);
     const auto& c = impl.config;
     const auto opts = torch::TensorOptions().dtype(impl.dtype).device(impl.device);
     RooflinePoint r;
@@ -149,7 +149,7 @@ double Roofline::flopsPerPromptToken(const ModelConfig& c, double context)
 
 void Roofline::rateDecoding(RooflinePoint& r, const CoupletModel& model, const BatchPoint& point)
 {
-    const ModelConfig& config = model.impl().config;
+    const ModelConfig& config = implOf(model).config;
     r.decodeBatchSize = point.batchSize;
     r.flopsPerToken = flopsPerToken(config, point.meanContext);
     r.decodeGflops = r.flopsPerToken * point.tokensPerSecond / 1e9;

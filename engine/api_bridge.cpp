@@ -1,6 +1,7 @@
 #include "api_bridge.h"
 
 #include "engine_controller.h"
+#include "serving_groups.h"
 
 namespace couplet {
 
@@ -9,27 +10,22 @@ ApiBridge::ApiBridge(EngineController& engine, std::shared_ptr<ServingMetrics> m
 {
 }
 
-std::shared_ptr<const EngineModel> ApiBridge::currentModel() const
+std::shared_ptr<const ServedModel> ApiBridge::currentModel() const
 {
     const LoadedModel loaded = m_engine.loadedModel();
     std::lock_guard lock(m_mutex);
-    if (loaded.backend != m_modelOf) {
-        m_modelOf = loaded.backend;
+    if (loaded.generator != m_modelOf) {
+        m_modelOf = loaded.generator;
         m_model.reset();
-        if (const auto backend = loaded.backend) {
-            EngineModel model;
-            model.card = ModelCard::read(loaded.dir);
-            model.validate = [backend](const GenerationSpec& spec) { return backend->validate(spec); };
-            model.makePolicy = [backend](const GenerationSpec& spec, int index) { return backend->makePolicy(spec, index); };
-            m_model = std::make_shared<const EngineModel>(std::move(model));
-        }
+        if (loaded.generator)
+            m_model = std::make_shared<const ServedModel>(ServedModel{ModelCard::read(loaded.dir), loaded.generator});
     }
     return m_model;
 }
 
 std::shared_ptr<ServingJob> ApiBridge::submit(const std::vector<GenerationSpec>& specs, int n, int maxTokens)
 {
-    const int count = int(specs.size()) * n;
+    const int count = ServingGroups::sequencesFor(specs, n);
     // Room first, so that concurrent submits cannot overfill the queue together.
     const int before = m_outstanding->fetch_add(count);
     if (before + count > m_maxOutstanding) {
@@ -37,7 +33,7 @@ std::shared_ptr<ServingJob> ApiBridge::submit(const std::vector<GenerationSpec>&
         throw QueueFull{before};
     }
     const quint64 id = m_engine.allocateId();
-    auto job = std::make_shared<ServingJob>(id, count);
+    auto job = std::make_shared<ServingJob>(id, int(specs.size()) * n);
     m_engine.submitApi(ApiJob(id, job, specs, n, maxTokens, m_outstanding, m_metrics));
     return job;
 }

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "completion_engine.h"
-#include "engine_backend.h"
+#include "loaded_model.h"
 
 #include <atomic>
 #include <memory>
@@ -19,7 +19,7 @@ class ApiBridge : public CompletionEngine {
 public:
     ApiBridge(EngineController& engine, std::shared_ptr<ServingMetrics> metrics, int maxOutstanding);
 
-    std::shared_ptr<const EngineModel> currentModel() const override;
+    std::shared_ptr<const ServedModel> currentModel() const override;
     std::shared_ptr<ServingJob> submit(const std::vector<GenerationSpec>& specs, int n, int maxTokens) override;
     void cancel(std::uint64_t jobId) override;
     EngineGauges gauges() const override;
@@ -37,8 +37,8 @@ private:
 
     mutable std::mutex m_mutex;
     EngineGauges m_gauges;
-    mutable std::shared_ptr<const EngineBackend> m_modelOf;   // the backend m_model was made for
-    mutable std::shared_ptr<const EngineModel> m_model;
+    mutable std::shared_ptr<const CoupletGenerator> m_modelOf;   // the generator m_model was made for
+    mutable std::shared_ptr<const ServedModel> m_model;
 };
 
 } // namespace couplet

@@ -3,7 +3,6 @@
 #include "generation_spec.h"
 #include "serving_job.h"
 #include "serving_metrics.h"
-#include "token_policy.h"
 
 #include <QtGlobal>
 
@@ -16,8 +15,9 @@
 namespace couplet {
 
 // One HTTP request of the app's local API server on its way to the engine
-// thread: its prompts x n sequences, the ServingJob its HTTP thread waits on,
-// and the counters it reports to. Copied into the engine's callbacks (all
+// thread (which turns it into ServingGroups, as `couplet serve` does): its
+// prompts x n choices, the ServingJob its HTTP thread waits on, and the
+// counters it reports to. Copied into the engine's callbacks (all
 // members are shared), so it outlives the server that made it.
 class ApiJob {
 public:
@@ -27,14 +27,16 @@ public:
     quint64 requestId() const { return m_requestId; }
     const std::vector<GenerationSpec>& specs() const { return m_specs; }
     int n() const { return m_n; }
-    int sequences() const { return int(m_specs.size()) * m_n; }
-    // max_tokens around the sequence's policy, when the request set it.
-    std::unique_ptr<TokenPolicy> limit(std::unique_ptr<TokenPolicy> policy) const;
+    int choices() const { return int(m_specs.size()) * m_n; }
+    // Sequences it samples, as counted against the server's queue.
+    int sequences() const { return m_sequences; }
+    int maxTokens() const { return m_maxTokens; }
+    const std::shared_ptr<ServingJob>& job() const { return m_job; }
+    const std::shared_ptr<ServingMetrics>& metrics() const { return m_metrics; }
 
-    // Engine thread.
-    void deliver(int index, std::string_view text) const { m_job->deliver(index, text); }
-    void finish(int index, const SequenceResult& result) const;
-    // Every sequence fails with `error` (no model, auto-tune, a bad spec).
+    // Engine thread: one sampled sequence ended.
+    void sequenceEnded() const { --*m_outstanding; }
+    // Every choice fails with `error` (no model, auto-tune, a bad spec).
     void fail(const std::string& error) const;
 
 private:
@@ -43,6 +45,7 @@ private:
     std::vector<GenerationSpec> m_specs;
     int m_n;
     int m_maxTokens;
+    int m_sequences;
     std::shared_ptr<std::atomic<int>> m_outstanding;
     std::shared_ptr<ServingMetrics> m_metrics;
 };

@@ -14,8 +14,8 @@ int sequencesFor(int batch) { return std::clamp(2 * batch, 8, 256); }
 
 } // namespace
 
-AutoTuner::AutoTuner(Scheduler& scheduler, const EngineBackend& backend, int maxStepTokens, QList<int> batchSizes)
-    : m_scheduler(scheduler), m_backend(backend), m_maxStepTokens(maxStepTokens), m_batchSizes(std::move(batchSizes))
+AutoTuner::AutoTuner(Scheduler& scheduler, const CoupletGenerator& generator, int maxStepTokens, QList<int> batchSizes)
+    : m_scheduler(scheduler), m_generator(generator), m_maxStepTokens(maxStepTokens), m_batchSizes(std::move(batchSizes))
 {
 }
 
@@ -44,7 +44,7 @@ bool AutoTuner::startNext()
     // Policies first: if one cannot be made, nothing is queued.
     std::vector<std::unique_ptr<TokenPolicy>> policies;
     for (int i = 0; i < count; ++i)
-        policies.push_back(m_backend.makePolicy(spec, i));
+        policies.push_back(m_generator.makePolicy(spec, i));
     m_start = Clock::now();
     for (auto& policy : policies) {
         SequenceRequest request;

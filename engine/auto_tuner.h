@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine_backend.h"
+#include "loaded_model.h"
 #include "engine_types.h"
 
 #include "scheduler.h"
@@ -20,7 +20,7 @@ public:
     static constexpr std::uint64_t kJobId = std::uint64_t(1) << 62;
     static constexpr double kMaxSecondsPerBatch = 20;
 
-    AutoTuner(Scheduler& scheduler, const EngineBackend& backend, int maxStepTokens, QList<int> batchSizes);
+    AutoTuner(Scheduler& scheduler, const CoupletGenerator& generator, int maxStepTokens, QList<int> batchSizes);
     // Cancels the sequences of a measurement in progress.
     ~AutoTuner();
     AutoTuner(const AutoTuner&) = delete;
@@ -34,7 +34,7 @@ public:
 
 private:
     Scheduler& m_scheduler;
-    const EngineBackend& m_backend;
+    const CoupletGenerator& m_generator;
     int m_maxStepTokens;
     QList<int> m_batchSizes;
     int m_batch = 0;

@@ -15,9 +15,9 @@ std::string modelName(const BulkRequest& r)
 } // namespace
 
 BulkRunner::BulkRunner(quint64 jobId, const BulkRequest& request, Scheduler& scheduler,
-                       const EngineBackend& backend, std::function<void(const SequenceResult&)> observer)
+                       const CoupletGenerator& generator, std::function<void(const SequenceResult&)> observer)
     : m_jobId(jobId), m_request(request), m_journal(request.journal.toStdString()),
-      m_generator(scheduler, CoupletSource::of(backend), modelName(request),
+      m_generator(scheduler, generator, modelName(request),
                   SchedulerRowGenerator::Options{jobId, false, std::move(observer)})
 {
     m_job = std::make_unique<BulkJob>(bulkJobOptions(request), m_journal, m_generator);

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine_backend.h"
+#include "loaded_model.h"
 #include "engine_types.h"
 
 #include "bulk_job.h"
@@ -19,7 +19,7 @@ public:
     // Opens the journal and starts the job (counts the input, repairs the
     // output when resuming). Throws on what makes the job impossible.
     // `observer` sees every finished row sequence (the throughput meter).
-    BulkRunner(quint64 jobId, const BulkRequest& request, Scheduler& scheduler, const EngineBackend& backend,
+    BulkRunner(quint64 jobId, const BulkRequest& request, Scheduler& scheduler, const CoupletGenerator& generator,
                std::function<void(const SequenceResult&)> observer);
     ~BulkRunner();
 

@@ -9,7 +9,7 @@ BulkSlot::BulkSlot(Emit emit, Observer observer) : m_emit(std::move(emit)), m_ob
 
 BulkSlot::~BulkSlot() = default;
 
-QString BulkSlot::start(quint64 jobId, const BulkRequest& request, Scheduler& scheduler, const EngineBackend& backend)
+QString BulkSlot::start(quint64 jobId, const BulkRequest& request, Scheduler& scheduler, const CoupletGenerator& generator)
 {
     // The job it replaces (parked, or paused with nothing in flight) is told so.
     cancelParked();
@@ -19,7 +19,7 @@ QString BulkSlot::start(quint64 jobId, const BulkRequest& request, Scheduler& sc
     }
     try {
         m_runner.reset();
-        m_runner = std::make_unique<BulkRunner>(jobId, request, scheduler, backend, m_observer);
+        m_runner = std::make_unique<BulkRunner>(jobId, request, scheduler, generator, m_observer);
     } catch (const std::exception& e) {
         m_runner.reset();
         return QString::fromStdString(e.what());
@@ -28,7 +28,7 @@ QString BulkSlot::start(quint64 jobId, const BulkRequest& request, Scheduler& sc
     return {};
 }
 
-bool BulkSlot::resume(quint64 jobId, Scheduler& scheduler, const EngineBackend& backend, const QString& modelDir)
+bool BulkSlot::resume(quint64 jobId, Scheduler& scheduler, const CoupletGenerator& generator, const QString& modelDir)
 {
     if (m_runner && m_runner->jobId() == jobId) {
         m_runner->resume();
@@ -41,7 +41,7 @@ bool BulkSlot::resume(quint64 jobId, Scheduler& scheduler, const EngineBackend& 
     m_parked.reset();
     m_parkedRequest.modelDir = modelDir;
     try {
-        m_runner = std::make_unique<BulkRunner>(jobId, m_parkedRequest, scheduler, backend, m_observer);
+        m_runner = std::make_unique<BulkRunner>(jobId, m_parkedRequest, scheduler, generator, m_observer);
     } catch (const std::exception& e) {
         s.progress.state = BulkState::Failed;
         s.error = QString::fromStdString(e.what());

@@ -24,10 +24,10 @@ public:
     ~BulkSlot();
 
     // Opens and starts a job (a parked one is cancelled first); "" or why not.
-    QString start(quint64 jobId, const BulkRequest& request, Scheduler& scheduler, const EngineBackend& backend);
-    // A parked job reopens on `scheduler` and `backend` (the model in
+    QString start(quint64 jobId, const BulkRequest& request, Scheduler& scheduler, const CoupletGenerator& generator);
+    // A parked job reopens on `scheduler` and `generator` (the model in
     // `modelDir`); false when nothing runs afterwards.
-    bool resume(quint64 jobId, Scheduler& scheduler, const EngineBackend& backend, const QString& modelDir);
+    bool resume(quint64 jobId, Scheduler& scheduler, const CoupletGenerator& generator, const QString& modelDir);
     void pause(quint64 jobId);
     void cancel(quint64 jobId);
     void cancelAll();

@@ -8,10 +8,10 @@
 
 namespace couplet {
 
-class ClusterBulkWorker;
+class ClusterBulkProducer;
 
 // The GUI thread's handle on bulk jobs run by workers: owns the producer's
-// thread (a ClusterBulkWorker) and forwards calls to it, like
+// thread (a ClusterBulkProducer) and forwards calls to it, like
 // EngineController does for the engine. Job ids come from the caller (the
 // engine's allocateId(), so that queue rows never share one).
 class ClusterBulkController : public QObject {
@@ -31,7 +31,7 @@ Q_SIGNALS:
 
 private:
     QThread m_thread;
-    ClusterBulkWorker* m_worker;
+    ClusterBulkProducer* m_producer;
 };
 
 } // namespace couplet

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "api_job.h"
-#include "engine_backend.h"
+#include "loaded_model.h"
 #include "engine_types.h"
 
 #include <QObject>

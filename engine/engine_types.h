@@ -14,12 +14,12 @@
 
 namespace couplet {
 
-// Text one candidate produced since the previous flush, and its lines so far.
+// A candidate's lines so far, sent at most once per flush (the one delta channel:
+// the lines replace the previous chunk's).
 struct TextChunk {
     quint64 requestId = 0;
     int candidate = 0;
-    QString delta;
-    QString upper;
+    QString upper;       // the lines so far
     QString lower;
     QString hengpi;
     int tokens = 0;      // generated so far by this candidate

@@ -2,6 +2,8 @@
 
 #include "engine_worker_impl.h"
 
+#include <QStringList>
+
 #include <algorithm>
 
 namespace couplet {
@@ -37,68 +39,63 @@ void EngineWorker::loadModel(const QString& dir, const DeviceOptions& options)
     // Work in flight ends visibly: requests as Cancelled, a bulk job paused.
     endWorkForReload();
     d.shutDownScheduler();
-    d.backend.reset();
+    d.generator.reset();
     d.modelDir = dir;
     try {
-        d.backend = d.loader(dir.toStdString(), options);
-        d.decoder = d.backend->makeDecoder();
+        d.generator = d.loader(dir.toStdString(), options);
+        d.decoder = d.generator->makeDecoder();
         d.scheduler = std::make_unique<Scheduler>(*d.decoder, d.settings);
     } catch (const std::exception& e) {
         d.shutDownScheduler();
-        d.backend.reset();
+        d.generator.reset();
         Q_EMIT modelLoadFailed(qs(e.what()));
         return;
     }
     if (options.threads > 0)
         d.settings.threads = options.threads;
-    d.backend->setThreads(d.settings.threads);
-    d.setLoaded({d.backend, dir.toStdString()});
+    d.generator->setThreads(d.settings.threads);
+    d.setLoaded({d.generator, dir.toStdString()});
     d.meter.clear();
     d.statsTimer->start();
-    Q_EMIT modelLoaded(qs(d.backend->deviceName()), qs(d.backend->summary()));
+    Q_EMIT modelLoaded(qs(d.generator->deviceName()), qs(d.generator->summary()));
 }
 
+// One CandidateGroup: the editor's couplets are chosen as every door's are.
+// The first spec.candidates sampled candidates stream live; when the group
+// ends its best spec.candidates replace them, in slots 0..candidates-1.
 void EngineWorker::submit(quint64 requestId, const GenerationSpec& spec, bool bulk)
 {
     Impl& d = *m_impl;
-    const int candidates = std::max(1, spec.candidates);
+    const int visible = std::max(1, spec.candidates);
     QString problem = refusal();
-    if (problem.isEmpty())
-        problem = qs(d.backend->validate(spec));
-    // Every policy before any submission: if one cannot be made, nothing of
-    // the request is queued and it fails with the reason.
-    // An interactive request is reranked like the CLI's: sampled x4, best kept.
-    const int sampled = !problem.isEmpty() || bulk ? candidates : std::max(candidates, d.backend->sampledCandidates(spec));
-    std::vector<std::unique_ptr<TokenPolicy>> policies;
-    try {
-        for (int i = 0; problem.isEmpty() && i < sampled; ++i)
-            policies.push_back(d.backend->makePolicy(spec, i));
-    } catch (const std::exception& e) {
-        problem = qs(e.what());
+    std::shared_ptr<CandidateGroup> group;
+    if (problem.isEmpty()) {
+        CandidateGroupOptions options;
+        options.priority = bulk ? Priority::Bulk : Priority::Interactive;
+        options.jobId = requestId;
+        options.onDelta = [this, requestId, visible](int index, std::string_view text, int tokens) {
+            if (index < visible)
+                appendDelta(requestId, index, text, tokens);
+        };
+        options.onSequence = [this, requestId](int, const SequenceResult& result) { recordSequence(requestId, result); };
+        options.onDone = [this, requestId, visible, rerank = spec.rerank](GroupResult result) {
+            sendChoices(requestId, 0, visible, result, rerank);
+            groupDone(requestId);
+        };
+        try {
+            group = CandidateGroup::create(*d.generator, spec, std::move(options));
+        } catch (const std::exception& e) {
+            problem = qs(e.what());
+        }
     }
     if (!problem.isEmpty()) {
-        failRequest(requestId, candidates, problem);
+        failRequest(requestId, visible, problem);
         return;
     }
     RequestInfo& info = d.requests[requestId];
-    info.remaining = sampled;
-    info.visible = candidates;
-    info.reranked = sampled > candidates;
-    info.spec = spec;
-    const EngineBackend* backend = d.backend.get();
-    for (int i = 0; i < sampled; ++i) {
-        auto snapshot = std::make_shared<CoupletSnapshot>();
-        SequenceRequest request;
-        request.priority = bulk ? Priority::Bulk : Priority::Interactive;
-        request.jobId = requestId;
-        request.policy = std::make_unique<TrackedPolicy>(
-            std::move(policies[std::size_t(i)]),
-            [backend](const TokenPolicy& p) { return backend->coupletOf(p); }, snapshot);
-        const SequenceInfo info{requestId, i, snapshot};
-        request.onDelta = [this, info](RequestId, std::string_view text) { appendDelta(info, text); };
-        request.onFinish = [this, info](const SequenceResult& result) { finishSequence(info, result); };
-        d.scheduler->submit(std::move(request));
-    }
+    info.groupsLeft = 1;
+    info.raw.resize(std::size_t(visible));
+    group->submitTo(*d.scheduler);
     scheduleStep();
 }
 
@@ -127,109 +124,91 @@ void EngineWorker::endWorkForReload()
     flushChunks();
 }
 
-void EngineWorker::appendDelta(const SequenceInfo& info, std::string_view text)
+void EngineWorker::appendDelta(quint64 requestId, int choice, std::string_view text, int tokens)
 {
     Impl& d = *m_impl;
-    if (d.shuttingDown)
+    const auto r = d.requests.find(requestId);
+    if (d.shuttingDown || r == d.requests.end())
         return;
-    if (const auto r = d.requests.find(info.requestId); r != d.requests.end() && info.candidate >= r->second.visible)
-        return;   // a candidate sampled for reranking only: not shown while it is written
-    const auto key = std::make_pair(info.requestId, info.candidate);
+    std::string& raw = r->second.raw[std::size_t(choice)];
+    raw += text;
+    const auto key = std::make_pair(requestId, choice);
     auto index = d.pendingIndex.find(key);
     if (index == d.pendingIndex.end()) {
         index = d.pendingIndex.emplace(key, d.pending.size()).first;
-        d.pending.append({info.requestId, info.candidate, {}, {}, {}, {}, 0});
+        d.pending.append({requestId, choice, {}, {}, {}, 0});
     }
-    // Later text of the same candidate joins its chunk: one chunk per
-    // candidate per flush, however many tokens it produced.
+    // Later text of the same choice replaces its chunk's: one chunk per
+    // choice per flush, however many tokens it produced.
     TextChunk& chunk = d.pending[index->second];
-    chunk.delta += QString::fromUtf8(text.data(), qsizetype(text.size()));
-    const Couplet& c = info.snapshot->couplet;
-    chunk.upper = qs(c.upper);
-    chunk.lower = qs(c.lower);
-    chunk.hengpi = qs(c.hengpi);
-    chunk.tokens = info.snapshot->tokens;
+    const QStringList lines = QString::fromStdString(raw).split(QLatin1Char('\n'));
+    chunk.upper = lines.value(0);
+    chunk.lower = lines.value(1);
+    chunk.hengpi = lines.value(2);
+    chunk.tokens = tokens;
 }
 
-void EngineWorker::finishSequence(const SequenceInfo& info, const SequenceResult& result)
+void EngineWorker::recordSequence(quint64 requestId, const SequenceResult& result)
 {
     Impl& d = *m_impl;
     if (d.shuttingDown)
         return;
     d.meter.recordRequest(Clock::now(), result);
-    CandidateResult c;
-    c.requestId = info.requestId;
-    c.candidate = info.candidate;
-    c.outcome = result.status == RequestStatus::Done        ? Outcome::Done
-                : result.status == RequestStatus::Cancelled ? Outcome::Cancelled
-                                                            : Outcome::Failed;
-    c.error = qs(result.error);
-    const Couplet& couplet = info.snapshot->couplet;
-    c.upper = qs(couplet.upper);
-    c.lower = qs(couplet.lower);
-    c.hengpi = qs(couplet.hengpi);
-    c.tokens = int(result.tokens.size());
-    c.score = couplet.score != 0 || c.tokens == 0 ? couplet.score : result.logProb / c.tokens;
-    c.seed = couplet.seed;
-    RequestInfo& r = d.requests[info.requestId];
-    if (r.reranked) {
-        r.held.push_back(c);
-        r.heldCouplets.push_back(couplet);
-    } else {
-        // The candidate's last text goes out before its result.
-        flushChunks();
-        Q_EMIT candidateFinished(c);
-    }
-
-    r.done += c.outcome == Outcome::Done;
-    r.cancelled += c.outcome == Outcome::Cancelled;
-    if (c.outcome == Outcome::Failed && r.error.isEmpty())
-        r.error = c.error;
+    const auto it = d.requests.find(requestId);
+    if (it == d.requests.end())
+        return;
+    RequestInfo& r = it->second;
+    if (result.status == RequestStatus::Failed && r.error.isEmpty())
+        r.error = qs(result.error);
     r.latencyMs = std::max(r.latencyMs, result.metrics.totalMs);
     if (result.metrics.generatedTokens > 0) {
         r.firstTokenMs = r.firstTokenMs < 0 ? result.metrics.firstTokenMs
                                             : std::min(r.firstTokenMs, result.metrics.firstTokenMs);
         r.generatingMs = std::max(r.generatingMs, result.metrics.totalMs - result.metrics.queueWaitMs);
     }
-    r.tokens += c.tokens;
-    if (--r.remaining <= 0) {
-        if (r.reranked)
-            sendReranked(info.requestId, r);
-        finishRequest(info.requestId);
+    r.tokens += int(result.tokens.size());
+}
+
+// A group's chosen couplets into slots first..first+count-1, best first;
+// slots it has no couplet for fail with its error (or end cancelled).
+void EngineWorker::sendChoices(quint64 requestId, int first, int count, const GroupResult& group, bool reranked)
+{
+    Impl& d = *m_impl;
+    const auto it = d.requests.find(requestId);
+    if (d.shuttingDown || it == d.requests.end())
+        return;
+    flushChunks();   // the streamed text goes out before the results
+    for (int k = 0; k < count; ++k) {
+        CandidateResult out;
+        out.requestId = requestId;
+        out.candidate = first + k;
+        if (k < int(group.couplets.size())) {
+            const Couplet& c = group.couplets[std::size_t(k)];
+            const int source = group.sources[std::size_t(k)];
+            out.upper = qs(c.upper);
+            out.lower = qs(c.lower);
+            out.hengpi = qs(c.hengpi);
+            out.score = c.score;
+            out.seed = c.seed;
+            out.tokens = source >= 0 ? group.sequences[std::size_t(source)].metrics.generatedTokens : 0;
+            out.parts = c.parts;
+            out.reranked = reranked;
+            ++it->second.done;
+        } else {
+            out.outcome = group.error.empty() ? Outcome::Cancelled : Outcome::Failed;
+            out.error = qs(group.error);
+        }
+        Q_EMIT candidateFinished(out);
     }
 }
 
-// The best r.visible of a reranked request's candidates, into slots
-// 0..visible-1; slots without a finished couplet keep their own outcome.
-void EngineWorker::sendReranked(quint64 requestId, RequestInfo& r)
+void EngineWorker::groupDone(quint64 requestId)
 {
-    Impl& d = *m_impl;
-    std::vector<Couplet> done;
-    for (std::size_t i = 0; i < r.held.size(); ++i)
-        if (r.held[i].outcome == Outcome::Done) {
-            done.push_back(r.heldCouplets[i]);
-            done.back().score = r.held[i].score;
-        }
-    if (d.backend)
-        d.backend->rerank(r.spec, done);
-    std::sort(r.held.begin(), r.held.end(), [](const CandidateResult& a, const CandidateResult& b) { return a.candidate < b.candidate; });
-    flushChunks();
-    for (int slot = 0; slot < r.visible; ++slot) {
-        CandidateResult out = slot < static_cast<int>(r.held.size()) ? r.held[std::size_t(slot)] : CandidateResult{};
-        if (slot < static_cast<int>(done.size())) {
-            const Couplet& best = done[std::size_t(slot)];
-            const auto source = std::find_if(r.held.begin(), r.held.end(), [&](const CandidateResult& c) {
-                return c.outcome == Outcome::Done && c.seed == best.seed;
-            });
-            out = *source;
-            out.score = best.score;
-            out.parts = best.parts;
-            out.reranked = true;
-        }
-        out.requestId = requestId;
-        out.candidate = slot;
-        Q_EMIT candidateFinished(out);
-    }
+    const auto it = m_impl->requests.find(requestId);
+    if (m_impl->shuttingDown || it == m_impl->requests.end())
+        return;
+    if (--it->second.groupsLeft <= 0)
+        finishRequest(requestId);
 }
 
 void EngineWorker::finishRequest(quint64 requestId)
@@ -277,7 +256,7 @@ void EngineWorker::setSettings(const EngineSettings& settings)
     if (!d.tuner)
         d.scheduler->setSettings(settings);
     if (threadsChanged)
-        d.backend->setThreads(settings.threads);
+        d.generator->setThreads(settings.threads);
 }
 
 void EngineWorker::scheduleStep()
@@ -365,7 +344,7 @@ void EngineWorker::runAutoTune(const QList<int>& batchSizes)
         Q_EMIT autoTuneFinished(tr("The queue is busy: run auto-tune when it is empty."));
         return;
     }
-    d.tuner = std::make_unique<AutoTuner>(*d.scheduler, *d.backend, d.settings.maxStepTokens, batchSizes);
+    d.tuner = std::make_unique<AutoTuner>(*d.scheduler, *d.generator, d.settings.maxStepTokens, batchSizes);
     startNextAutoTune();
 }
 
@@ -428,7 +407,7 @@ void EngineWorker::startBulk(quint64 jobId, const BulkRequest& request)
     } else {
         BulkRequest r = request;
         r.modelDir = d.modelDir;
-        failed.error = d.bulk.start(jobId, r, *d.scheduler, *d.backend);
+        failed.error = d.bulk.start(jobId, r, *d.scheduler, *d.generator);
     }
     if (!failed.error.isEmpty()) {
         Q_EMIT bulkStatus(failed);
@@ -447,7 +426,7 @@ void EngineWorker::resumeBulk(quint64 jobId)
                                    : tr("No model is loaded."));
         return;
     }
-    if (d.scheduler && d.bulk.resume(jobId, *d.scheduler, *d.backend, d.modelDir))
+    if (d.scheduler && d.bulk.resume(jobId, *d.scheduler, *d.generator, d.modelDir))
         scheduleStep();
 }
 

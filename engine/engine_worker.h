@@ -1,8 +1,9 @@
 #pragma once
 
 #include "api_job.h"
-#include "engine_backend.h"
+#include "loaded_model.h"
 #include "engine_types.h"
+#include "serving_groups.h"
 
 #include <QObject>
 
@@ -11,9 +12,8 @@
 
 namespace couplet {
 
-struct SequenceInfo;
+struct GroupResult;
 struct SequenceResult;
-struct SequenceRequest;
 
 // Lives on the engine thread and owns the scheduler and the decoder. It runs
 // one scheduler step per event-loop turn and re-posts itself while work
@@ -25,7 +25,8 @@ struct SequenceRequest;
 // While an auto-tune measures, requests and bulk jobs are refused with a message.
 // Requests of the local API server (submitApi()) run at bulk priority, so
 // that work typed in the editor never waits behind them.
-// No libtorch here: the model is reached through EngineBackend (pimpl).
+// No libtorch here: the model is reached through CoupletGenerator, and every
+// request is turned into couplets by CandidateGroup (pimpl).
 struct RequestInfo;
 
 class EngineWorker : public QObject {
@@ -72,22 +73,23 @@ Q_SIGNALS:
 private:
     // Why no request can run now ("" when they can).
     QString refusal() const;
-    SequenceRequest apiRequest(const ApiJob& job, int spec, int candidate);
+    ServingGroupsOptions apiOptions(const ApiJob& job);
     void runStep();
     void scheduleStep();
     void flushChunks();
     void emitStats();
     bool hasWork() const;
     void failRequest(quint64 requestId, int candidates, const QString& message);
-    void sendReranked(quint64 requestId, RequestInfo& r);
     void endWorkForReload();
 
     void startNextAutoTune();
     void stepAutoTune();
     void finishAutoTune(const QString& error);
 
-    void appendDelta(const SequenceInfo& info, std::string_view text);
-    void finishSequence(const SequenceInfo& info, const SequenceResult& result);
+    void appendDelta(quint64 requestId, int choice, std::string_view text, int tokens);
+    void recordSequence(quint64 requestId, const SequenceResult& result);
+    void sendChoices(quint64 requestId, int first, int count, const GroupResult& group, bool reranked);
+    void groupDone(quint64 requestId);
     void finishRequest(quint64 requestId);
 
     struct Impl;

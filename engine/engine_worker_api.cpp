@@ -20,55 +20,57 @@ QString EngineWorker::refusal() const
     return {};
 }
 
+// The request becomes ServingGroups, as in `couplet serve`; the editor's
+// views hear of its choices like of a typed request's.
 void EngineWorker::submitApi(const ApiJob& job)
 {
     Impl& d = *m_impl;
-    const int count = job.sequences();
-    Q_EMIT apiRequestStarted({job.requestId(), job.specs().front(), int(job.specs().size()), count});
+    const quint64 id = job.requestId();
+    Q_EMIT apiRequestStarted({id, job.specs().front(), int(job.specs().size()), job.choices()});
     QString problem = refusal();
-    std::vector<SequenceRequest> requests;
+    ServingGroups groups;
     try {
         for (std::size_t i = 0; problem.isEmpty() && i < job.specs().size(); ++i)
-            problem = QString::fromStdString(d.backend->validate(job.specs()[i]));
-        for (int i = 0; problem.isEmpty() && i < int(job.specs().size()); ++i)
-            for (int c = 0; c < job.n(); ++c)
-                requests.push_back(apiRequest(job, i, c));
+            problem = QString::fromStdString(d.generator->validate(job.specs()[i]));
+        if (problem.isEmpty())
+            groups = ServingGroups::make(*d.generator, job.specs(), job.job(), apiOptions(job));
     } catch (const std::exception& e) {
         problem = QString::fromStdString(e.what());
     }
     if (!problem.isEmpty()) {
         job.fail(problem.toStdString());
-        failRequest(job.requestId(), count, problem);
+        failRequest(id, job.choices(), problem);
         return;
     }
-    d.requests[job.requestId()].remaining = count;
-    for (SequenceRequest& r : requests)
+    RequestInfo& info = d.requests[id];
+    info.groupsLeft = int(job.specs().size());
+    info.raw.resize(std::size_t(job.choices()));
+    for (SequenceRequest& r : groups.requests)
         d.scheduler->submit(std::move(r));
     scheduleStep();
 }
 
-SequenceRequest EngineWorker::apiRequest(const ApiJob& job, int spec, int candidate)
+ServingGroupsOptions EngineWorker::apiOptions(const ApiJob& job)
 {
-    const EngineBackend* backend = m_impl->backend.get();
-    auto snapshot = std::make_shared<CoupletSnapshot>();
-    SequenceRequest r;
+    const quint64 id = job.requestId();
+    ServingGroupsOptions o;
     // Bulk priority: the scheduler preempts these for work typed in the editor.
-    r.priority = Priority::Bulk;
-    r.jobId = job.requestId();
-    // The limit goes outside, where ApiJob::finish() looks for it.
-    r.policy = job.limit(std::make_unique<TrackedPolicy>(
-        backend->makePolicy(job.specs()[std::size_t(spec)], candidate),
-        [backend](const TokenPolicy& p) { return backend->coupletOf(p); }, snapshot));
-    const SequenceInfo info{job.requestId(), spec * job.n() + candidate, snapshot};
-    r.onDelta = [this, info, job](RequestId, std::string_view text) {
-        job.deliver(info.candidate, text);
-        appendDelta(info, text);
+    o.priority = Priority::Bulk;
+    o.jobId = id;
+    o.n = job.n();
+    o.maxTokens = job.maxTokens();
+    o.metrics = job.metrics().get();
+    // `job` holds the metrics and the queue's counter for as long as a sequence runs.
+    o.onSequence = [this, job, id](const SequenceResult& result) {
+        job.sequenceEnded();
+        recordSequence(id, result);
     };
-    r.onFinish = [this, info, job](const SequenceResult& result) {
-        job.finish(info.candidate, result);
-        finishSequence(info, result);
+    o.onDelta = [this, id](int choice, std::string_view text, int tokens) { appendDelta(id, choice, text, tokens); };
+    o.onGroupDone = [this, id, n = job.n(), specs = job.specs()](int prompt, const GroupResult& result) {
+        sendChoices(id, prompt * n, n, result, specs[std::size_t(prompt)].rerank);
+        groupDone(id);
     };
-    return r;
+    return o;
 }
 
 } // namespace couplet

@@ -7,8 +7,8 @@
 
 #include "auto_tuner.h"
 #include "bulk_slot.h"
-#include "tracked_policy.h"
 
+#include "candidate_group.h"
 #include "scheduler.h"
 #include "system_monitor.h"
 #include "throughput_meter.h"
@@ -23,28 +23,16 @@
 
 namespace couplet {
 
-struct SequenceInfo {
-    quint64 requestId = 0;
-    int candidate = 0;
-    std::shared_ptr<CoupletSnapshot> snapshot;
-};
-
+// A request of the editor (one CandidateGroup) or of the local API server
+// (one group per prompt) while its groups run.
 struct RequestInfo {
-    int remaining = 0;
-    // Reranked requests sample more candidates than the editor shows: the
-    // first `visible` stream live; all are kept and the best `visible` are
-    // sent when the last one ends.
-    int visible = 0;
-    bool reranked = false;
-    GenerationSpec spec;
-    std::vector<CandidateResult> held;
-    std::vector<Couplet> heldCouplets;   // held[i]'s couplet as the policy wrote it
+    int groupsLeft = 0;
+    std::vector<std::string> raw;   // by choice: the text streamed so far ("上联\n下联\n横批")
     int done = 0;
-    int cancelled = 0;
     QString error;
     double latencyMs = 0;
     double firstTokenMs = -1;
-    double generatingMs = 0;   // longest first-token -> finish of its candidates
+    double generatingMs = 0;   // longest first-token -> finish of its sequences
     int tokens = 0;
 };
 
@@ -52,7 +40,7 @@ struct EngineWorker::Impl {
     Impl(BulkSlot::Emit emit, BulkSlot::Observer observer) : bulk(std::move(emit), std::move(observer)) {}
 
     BackendLoader loader;
-    std::shared_ptr<EngineBackend> backend;
+    std::shared_ptr<CoupletGenerator> generator;
     std::unique_ptr<Decoder> decoder;
     std::unique_ptr<Scheduler> scheduler;
     QString modelDir;

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "engine_backend.h"
+#include "loaded_model.h"
 
 namespace couplet {
 
-// The BackendLoader for the trained CoupletModel (links couplet_model).
-std::shared_ptr<EngineBackend> loadModelBackend(const std::filesystem::path& dir,
-                                                const DeviceOptions& options);
+// The BackendLoader for the trained CoupletModel (links couplet_model):
+// a CoupletModelGenerator over the loaded folder.
+std::shared_ptr<CoupletGenerator> loadModelBackend(const std::filesystem::path& dir, const DeviceOptions& options);
 
 } // namespace couplet

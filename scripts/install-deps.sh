@@ -22,6 +22,8 @@ packages=(
   xvfb xauth
   # fuzz/run-fuzzer.sh: clang with libFuzzer and the sanitizer runtimes
   clang libclang-rt-dev
+  # test_openai_node: the official OpenAI Node client (npm package, below) against the server
+  nodejs npm
 )
 # Installed packages and what they provide (a name can be virtual on one
 # release and real on the other), one name a line.
@@ -33,13 +35,20 @@ for p in "${packages[@]}"; do
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all packages present"
-  exit 0
+else
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "install-deps: not root and no sudo; install as root: ${missing[*]}" >&2; exit 1; }
+    sudo="sudo"
+  fi
+  echo "install-deps: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then
-  command -v sudo >/dev/null || { echo "install-deps: not root and no sudo; install as root: ${missing[*]}" >&2; exit 1; }
-  sudo="sudo"
+# The OpenAI Node client that test_openai_node runs (pinned in
+# tests/serving/node/package-lock.json; from the npm registry once, into the
+# git-ignored tests/serving/node/node_modules), so that no test is skipped.
+if [ ! -f "$(dirname "$0")/../tests/serving/node/node_modules/openai/package.json" ]; then
+  echo "install-deps: installing the OpenAI Node client for test_openai_node"
+  "$(dirname "$0")/../tests/serving/node/install.sh"
 fi
-echo "install-deps: installing ${missing[*]}"
-$sudo apt-get update -qq
-$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"

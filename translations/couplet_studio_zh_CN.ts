@@ -254,6 +254,10 @@
         <translation>横批</translation>
     </message>
     <message>
+        <source>年份 year</source>
+        <translation>年份</translation>
+    </message>
+    <message>
         <source>Import prompts from CSV</source>
         <translation>从 CSV 导入提示</translation>
     </message>
@@ -426,13 +430,21 @@
 %4 平仄 (tone pattern)
 %5 keywords
 %6 repeated characters
-%7 clichés (shared with the other candidates)</source>
+%7 clichés (shared with the other candidates)
+%8 words (loose characters, torn keywords)
+%9 对仗 word by word
+%10 theme
+%11 melancholy</source>
         <translation>评分 %1 = 模型 %2（平均对数概率）
 %3 对仗（字字相对）
 %4 平仄
 %5 关键词
 %6 重字
-%7 套话（与其他候选相同）</translation>
+%7 套话（与其他候选相同）
+%8 词语（不成词的字、被拆开的关键词）
+%9 对仗（词词相对）
+%10 题意
+%11 萧瑟之词</translation>
     </message>
     <message>
         <source>Mean log-probability per character</source>
@@ -751,6 +763,10 @@
     <message>
         <source>9 characters</source>
         <translation>九言</translation>
+    </message>
+    <message>
+        <source>11 characters</source>
+        <translation>十一言</translation>
     </message>
     <message>
         <source>Free length</source>

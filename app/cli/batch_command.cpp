@@ -6,6 +6,7 @@
 
 #include "bulk_job.h"
 #include "bulk_journal.h"
+#include "couplet_model_generator.h"
 #include "scheduler_row_generator.h"
 
 #include <algorithm>
@@ -51,10 +52,11 @@ void printHelp()
            "                        hengpi or id; COL a header name or a 0-based column number,\n"
            "                        e.g. --map \"upper=上句;length=2\"\n"
         << decodingOptionsHelp({"characters per line when a row has no 字数 (default 7; 0 free)",
-                                "candidates per row; the best is kept (default 1)",
+                                "old spelling of --candidates: candidates sampled per row, the best kept",
                                 "reproducible output: row r uses seed N + r (default random)"},
                                24)
-        << "  --batch N             sequences decoded together (default 32)\n"
+        << "  --max-batch N         sequences decoded together (default " << SchedulerSettings{}.maxBatch
+        << "; --batch N is its old spelling)\n"
            "  --journal PATH        job journal (default $XDG_DATA_HOME/couplet-studio/jobs.sqlite)\n"
            "  --quiet               no progress output\n"
            "\n"
@@ -110,13 +112,11 @@ void takeOutputOptions(Args& args, BatchSettings& s)
     o.neutralize = !args.flag("keep-formulas");
     o.language = args.flag("english-headers") ? HeaderLanguage::English : HeaderLanguage::Chinese;
     const std::string format = args.value("format");
-    if (format.empty())
-        o.format = ResultFormat::formatForPath(s.job.output);
-    else if (format == "csv")
+    if (format == "csv")
         o.format = OutputFormat::Csv;
     else if (format == "jsonl" || format == "ndjson")
         o.format = OutputFormat::JsonLines;
-    else
+    else if (!format.empty())
         throw UsageError("--format expects csv or jsonl, got '" + format + "'");
     const std::string encoding = args.value("encoding", "auto");
     if (encoding != "auto") {
@@ -131,11 +131,14 @@ void takeGenerationOptions(Args& args, BatchSettings& s)
 {
     GenerationSpec& spec = s.job.defaults;
     takeDecodingOptions(args, spec);
-    s.batch = args.integer("batch", 32);
-    if (s.batch < 1) throw UsageError("--batch must be at least 1");
+    // A row is one couplet: batch's --count (candidates per row, the best
+    // kept) is --candidates' old spelling.
+    spec = SchedulerRowGenerator::groupSpec(spec);
+    s.batch = args.integer("max-batch", args.integer("batch", SchedulerSettings{}.maxBatch));
+    if (s.batch < 1) throw UsageError("--max-batch must be at least 1");
     // About two batches of sequences queued keeps the decoder busy while
     // finished rows are written.
-    s.job.maxInFlight = std::max(2, 2 * s.batch / spec.candidates);
+    s.job.maxInFlight = std::max(2, 2 * s.batch / sampledCandidates(spec));
     s.redis = args.value("redis");
     if (!s.redis.empty()) {
         s.job.maxInFlight = args.integer("window", 1024);
@@ -155,6 +158,9 @@ BatchSettings parseSettings(Args& args)
     takeGenerationOptions(args, s);
     s.journal = args.value("journal", BulkJournal::defaultPath().string());
     takePaths(args, s);   // last: flags above may give back positional arguments
+    // Known only now: without --format, the output's extension says it.
+    if (args.value("format").empty())
+        s.job.outputOptions.format = ResultFormat::formatForPath(s.job.output);
     return s;
 }
 
@@ -292,7 +298,8 @@ int runJob(BatchSettings& s, Args& args)
     settings.maxBatch = s.batch;
     settings.maxWaitMs = 0;   // rows are queued ahead: no batching window needed
     Scheduler scheduler(*decoder, settings);
-    SchedulerRowGenerator generator(scheduler, *model, modelName);
+    const CoupletModelGenerator couplets(model);
+    SchedulerRowGenerator generator(scheduler, couplets, modelName);
     BulkJob job(s.job, journal, generator);
     const auto started = std::chrono::steady_clock::now();
     startJob(job, s);

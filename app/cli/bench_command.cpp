@@ -6,7 +6,8 @@
 #include "http_bench.h"
 #include "roofline.h"
 
-#include "engine_model.h"
+#include "couplet_model_generator.h"
+#include "served_model.h"
 #include "serving_engine.h"
 
 #include <algorithm>
@@ -141,7 +142,7 @@ void compareInProcess(std::vector<bench::HttpLoadPoint>& points, std::shared_ptr
     ServingSettings settings;
     settings.scheduler.maxBatch = maxBatch;
     settings.scheduler.maxWaitMs = 5;
-    ServingEngine engine(*decoder, engineModelOf(model, ModelCard{}), settings);
+    ServingEngine engine(*decoder, ServedModel{ModelCard{}, std::make_shared<CoupletModelGenerator>(model)}, settings);
     const auto senders = bench::HttpBench::engineSenders(engine);
     for (auto& p : points) {
         const int perClient = p.shape == "array" ? p.requests : p.requests / p.size;
@@ -158,7 +159,7 @@ int runHttpBench(Args& args)
     const auto clientCounts = parseSizes(args.value("clients", quick ? "1,8" : "1,8,32,64"), "clients");
     const int requests = args.integer("requests", 0);
     const bool compare = !args.flag("no-compare");
-    const int maxBatch = args.integer("max-batch", 32);
+    const int maxBatch = args.integer("max-batch", SchedulerSettings{}.maxBatch);
     const std::string apiKey = args.value("api-key"), jsonPath = args.value("json");
     auto model = compare ? loadModel(args) : nullptr;
     args.finish();

@@ -4,7 +4,11 @@
 #include "model_options.h"
 
 #include "couplet_check.h"
-#include "couplet_model_impl.h"
+#include "couplet_model_generator.h"
+#include "align_table.h"
+#include "couplet_model.h"
+#include "tone_table.h"
+#include "vocab.h"
 #include "couplet_scorer.h"
 #include "decoder_nll.h"
 #include "generate.h"
@@ -113,20 +117,21 @@ struct PairRun {
     DecodingWeights weights;
 };
 
-// Writes a 下联 for every 上联 on one scheduler (reranking sampledCandidates()
-// of each when asked) and returns the best per pair; empty 上联 = rejected.
+// Writes a 下联 for every 上联 on one scheduler, one CandidateGroup each
+// (reranking sampledCandidates() of each when asked), and returns the best
+// per pair; empty 上联 = rejected.
 std::vector<Couplet> writeLowerLines(const CoupletModel& model, const std::vector<EvalPair>& pairs, const PairRun& run,
                                      Scores& s, References& references)
 {
     auto decoder = model.makeDecoder();
     Scheduler scheduler(*decoder, SchedulerSettings{64, 0, 4096});
-    std::vector<std::vector<Couplet>> candidates(pairs.size());
-    std::vector<GenerationSpec> specs(pairs.size());
+    const auto generator = CoupletModelGenerator::of(model);
+    std::vector<Couplet> best(pairs.size());
     for (std::size_t i = 0; i < pairs.size(); ++i) {
-        auto& spec = specs[i];
+        GenerationSpec spec;
         spec.mode = PromptMode::Upper;
         spec.upper = pairs[i].upper;
-        const bool styled = model.impl().vocab.hasStyles();
+        const bool styled = model.vocab().hasStyles();
         spec.style = !run.style.empty() || !styled ? run.style : std::string(styleName(pairs[i].style));
         spec.rerank = run.rerank;
         run.weights.applyTo(spec);
@@ -141,25 +146,16 @@ std::vector<Couplet> writeLowerLines(const CoupletModel& model, const std::vecto
         references.examples.push_back(TrainingData::lowerLineExample(
             {utf8::decode(pairs[i].upper), utf8::decode(pairs[i].lower), 0,
              spec.style.empty() ? CoupletStyle::Festive : *parseStyle(spec.style)},
-            model.impl().vocab));
-        references.uppers.push_back(model.impl().vocab.encode(pairs[i].upper));
-        for (int k = 0; k < sampledCandidates(spec); ++k) {
-            SequenceRequest r;
-            r.priority = Priority::Bulk;
-            r.policy = model.makePolicy(spec, k);
-            r.onFinish = [&candidates, i](const SequenceResult& result) {
-                if (result.status == RequestStatus::Done) candidates[i].push_back(CoupletModel::coupletOf(*result.policy));
-            };
-            scheduler.submit(std::move(r));
-        }
+            model.vocab()));
+        references.uppers.push_back(model.vocab().encode(pairs[i].upper));
+        CandidateGroupOptions options;
+        options.priority = Priority::Bulk;
+        options.onDone = [&best, i](GroupResult result) {
+            if (!result.couplets.empty()) best[i] = std::move(result.couplets.front());
+        };
+        CandidateGroup::create(generator, spec, std::move(options))->submitTo(scheduler);
     }
     runToCompletion(scheduler);
-    std::vector<Couplet> best(pairs.size());
-    for (std::size_t i = 0; i < pairs.size(); ++i) {
-        if (candidates[i].empty()) continue;
-        if (run.rerank) model.rerank(specs[i], candidates[i]);
-        best[i] = candidates[i].front();
-    }
     return best;
 }
 
@@ -256,11 +252,11 @@ int runEval(Args& args)
     if (pairsFile.empty() == dataDir.empty()) throw UsageError("give either --pairs FILE.tsv or --data DIR");
     auto model = loadModel(args);
     args.finish();
-    if (!run.style.empty() && !model->impl().vocab.hasStyles())
+    if (!run.style.empty() && !model->vocab().hasStyles())
         throw UsageError("--style " + run.style + ": this model has no styles (it was trained without style tokens)");
 
     std::size_t skipped = 0;
-    auto pairs = pairsFile.empty() ? validationPairs(dataDir, model->impl().dir) : readPairsFile(pairsFile, skipped);
+    auto pairs = pairsFile.empty() ? validationPairs(dataDir, model->dir()) : readPairsFile(pairsFile, skipped);
     if (limit > 0 && pairs.size() > static_cast<std::size_t>(limit)) pairs.resize(static_cast<std::size_t>(limit));
 
     Scores s;
@@ -271,7 +267,7 @@ int runEval(Args& args)
     // Through the decoder that wrote the lines, so the figure is of the precision in use.
     auto scoring = model->makeDecoder();
     s.nll = decoderTargetNll(*scoring, references.examples);
-    if (const auto* table = model->impl().align.get(); table != nullptr) {
+    if (const auto* table = model->align(); table != nullptr) {
         s.fusionWeight = run.weights.align >= 0 ? run.weights.align : static_cast<float>(table->defaultWeight());
         if (s.fusionWeight > 0)
             s.fusedNll = decoderTargetNll(*scoring, references.examples, 64,
@@ -282,7 +278,7 @@ int runEval(Args& args)
         if (!references.sources[i].empty()) bySource[references.sources[i]].push_back(references.examples[i]);
     for (const auto& [name, examples] : bySource) s.bySource[name].nll = decoderTargetNll(*scoring, examples);
 
-    const CoupletScorer scorer(model->impl().vocab, model->impl().tones, model->impl().align.get());
+    const CoupletScorer scorer(model->vocab(), model->tones(), model->align());
     int shown = 0;
     for (std::size_t i = 0; i < pairs.size(); ++i) {
         if (results[i].upper.empty()) continue;

@@ -3,7 +3,10 @@
 #include "model_options.h"
 
 #include "couplet_check.h"
-#include "couplet_model_impl.h"
+#include "align_table.h"
+#include "couplet_model.h"
+#include "tone_table.h"
+#include "vocab.h"
 #include "couplet_scorer.h"
 #include "generate.h"
 #include "keyword_plan.h"
@@ -115,7 +118,7 @@ void applyRun(GenerationSpec& spec, const PromptRun& run)
 void evalPrompt(const CoupletModel& model, Decoder& decoder, JudgedPrompt& p, const PromptRun& run, PromptScores& s,
                 nlohmann::json& outputs)
 {
-    const CoupletScorer scorer(model.impl().vocab, model.impl().tones, model.impl().align.get());
+    const CoupletScorer scorer(model.vocab(), model.tones(), model.align());
     const auto keywords = p.spec.mode == PromptMode::Upper ? std::vector<std::u32string>{} : splitKeywords(p.spec.keywords);
     const std::string prompt = p.spec.keywords + p.spec.upper + p.spec.acrostic;
     std::vector<std::u32string> lines;

@@ -47,7 +47,8 @@ nlohmann::json partsJson(const ScoreParts& p)
 {
     return {{"log_prob", p.logProb}, {"duizhang", p.duizhang}, {"tone", p.tone},
             {"keywords", p.keywords}, {"repetition", p.repetition}, {"cliche", p.cliche},
-            {"backward", p.backward}};
+            {"backward", p.backward}, {"loose_words", p.looseWords}, {"torn_keywords", p.tornKeywords},
+            {"word_duizhang", p.wordDuizhang}, {"theme", p.theme}, {"melancholy", p.melancholy}};
 }
 
 void printRanked(const std::vector<Couplet>& couplets)
@@ -58,7 +59,9 @@ void printRanked(const std::vector<Couplet>& couplets)
         std::cout << i + 1 << ". 上联 " << c.upper << "\n   下联 " << c.lower << "\n   横批 " << c.hengpi << "   (score "
                   << c.score << " = model " << p.logProb << " + 对仗 " << p.duizhang << " + 平仄 " << p.tone
                   << " + keywords " << p.keywords << " + repeats " << p.repetition << " + shared " << p.cliche
-                  << " + backwards " << p.backward << "; seed " << c.seed << ")\n";
+                  << " + backwards " << p.backward << " + loose words " << p.looseWords << " + torn keywords "
+                  << p.tornKeywords << " + word 对仗 " << p.wordDuizhang << " + theme " << p.theme << " + melancholy "
+                  << p.melancholy << "; seed " << c.seed << ")\n";
     }
 }
 

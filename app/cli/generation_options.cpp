@@ -1,6 +1,8 @@
 #include "generation_options.h"
 
 #include "couplet_style.h"
+#include "couplet_generator.h"
+#include "spring_festival.h"
 #include "zodiac.h"
 
 #include <sstream>
@@ -46,8 +48,11 @@ DecodingWeights takeDecodingWeights(Args& args, KeywordBonusFlag keywordBonus)
 
 int takeYear(Args& args)
 {
-    const int year = args.integer("year", 0);
-    if (year < 0 || year > kMaxYear) throw UsageError("--year must be a year such as 2027 (1 to " + std::to_string(kMaxYear) + ")");
+    const std::string text = args.value("year", "");
+    const int year = parseYearText(text, comingSpringFestivalYear());
+    if (year < 0)
+        throw UsageError("--year must be a year such as 2027 (1 to " + std::to_string(kMaxYear) + "), or none (0), not '"
+                         + text + "'");
     return year;
 }
 
@@ -72,6 +77,12 @@ void takeDecodingOptions(Args& args, GenerationSpec& spec)
     spec.length = args.integer("length", 7);
     spec.candidates = args.integer("count", 1);
     if (spec.candidates < 1) throw UsageError("--count must be at least 1");
+    // 0: sampledCandidates()'s default (kRerankFactor per couplet when reranking).
+    const int perCouplet = args.integer("candidates", 0);
+    if (perCouplet < 0 || perCouplet * spec.candidates > kMaxSampledCandidates)
+        throw UsageError("--candidates x --count must be 1 to " + std::to_string(kMaxSampledCandidates)
+                         + " candidates sampled in all");
+    spec.bestOf = perCouplet * spec.candidates;
     const int seed = args.integer("seed", 0);
     if (seed < 0) throw UsageError("--seed must not be negative");
     spec.sampling.seed = static_cast<std::uint64_t>(seed);
@@ -92,14 +103,18 @@ std::string decodingOptionsHelp(const DecodingHelp& meaning, std::size_t width)
     const std::pair<const char*, std::string> lines[] = {
         {"--length N", meaning.length},
         {"--count N", meaning.count},
+        {"--candidates K", "candidates sampled per couplet returned, the best kept (default "
+                               + std::to_string(kRerankFactor) + " when reranking, else 1)"},
         {"--seed N", meaning.seed},
         {"--tone", "上联 ends on 仄, 下联 on 平"},
         {"--free-hengpi", "any 横批 the model writes, not only one from its phrase list"},
         {"--keywords-must-appear", "every keyword appears in the 上联 (constrained decoding)"},
         {"--mixed-zodiac", "more than one year animal may appear (辞旧迎新); by default a couplet names one"},
-        {"--year YYYY", "the year the couplet is for (2027 = 羊年): no other year animal is written unless the prompt names one"},
+        {"--year YYYY|none", "the year the couplet is for (2027 = 羊年; default: the coming Spring Festival's, "
+                             + std::to_string(comingSpringFestivalYear()) + "): no other year animal is written unless the "
+                             "prompt names one, and the 横批 names none but its; none (or 0): no year"},
         {"--style NAME", "festive, modern, verse or classical, for a model trained with styles (default festive)"},
-        {"--no-rerank", "sample only the candidates asked for and rank them by the model alone"},
+        {"--no-rerank", "rank candidates by the model alone (and sample only those asked for, unless --candidates)"},
         {"--align-weight W", "对仗 fusion weight (default: the model's align.tsv; 0 = off)"},
         {"--length-bias B", "weight of the line-end bias for fixed lengths (0 = off)"},
         {"--keyword-bonus K", "logits favouring keywords the 上联 lacks (0 = off)"},

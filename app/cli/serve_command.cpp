@@ -2,7 +2,8 @@
 #include "model_options.h"
 
 #include "api_server.h"
-#include "engine_model.h"
+#include "couplet_model_generator.h"
+#include "served_model.h"
 #include "serving_engine.h"
 
 #include <csignal>
@@ -54,7 +55,7 @@ int runServe(Args& args)
     server.apiKey = args.value("api-key", envKey != nullptr ? envKey : "");
     server.timeoutSeconds = args.number("timeout", 120);
     ServingSettings engine;
-    engine.scheduler.maxBatch = args.integer("max-batch", 32);
+    engine.scheduler.maxBatch = args.integer("max-batch", SchedulerSettings{}.maxBatch);
     engine.maxQueue = args.integer("max-queue", 256);
     engine.scheduler.maxWaitMs = args.integer("batch-window", 5);
     if (server.port < 0 || server.port > 65535) throw UsageError("--port must be 0 to 65535");
@@ -67,7 +68,8 @@ int runServe(Args& args)
     const sigset_t signals = stopSignals();
     auto decoder = model->makeDecoder();
     ServingMetrics metrics;
-    ServingEngine serving(*decoder, engineModelOf(model, ModelCard::read(dir)), engine, &metrics);
+    ServingEngine serving(*decoder, ServedModel{ModelCard::read(dir), std::make_shared<CoupletModelGenerator>(model)}, engine,
+                          &metrics);
     ApiServer api(serving, metrics, server);
     api.start();
     std::cerr << "couplet serve: " << model->summary() << " on " << model->deviceName() << '\n'

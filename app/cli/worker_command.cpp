@@ -6,6 +6,7 @@
 
 #include "cluster_worker.h"
 #include "model_id.h"
+#include "couplet_model_generator.h"
 #include "scheduler_row_generator.h"
 
 #include <csignal>
@@ -57,7 +58,7 @@ WorkerOptions parseOptions(Args& args)
     WorkerOptions o;
     o.name = args.value("name", defaultName());
     if (o.name.find_first_of(" \t\n") != std::string::npos) throw UsageError("--name must not contain spaces");
-    o.maxBatch = args.integer("max-batch", 32);
+    o.maxBatch = args.integer("max-batch", args.integer("batch", SchedulerSettings{}.maxBatch));
     if (o.maxBatch < 1) throw UsageError("--max-batch must be at least 1");
     o.claimIdle = std::chrono::milliseconds(args.integer("claim-idle-ms", 30000));
     if (o.claimIdle.count() < 1) throw UsageError("--claim-idle-ms must be at least 1");
@@ -93,7 +94,8 @@ int runWorker(Args& args)
     settings.maxBatch = options.maxBatch;
     settings.maxWaitMs = 0;   // rows wait in Redis, not here
     Scheduler scheduler(*decoder, settings);
-    SchedulerRowGenerator generator(scheduler, *model, modelNameOf(modelDir));
+    const CoupletModelGenerator couplets(model);
+    SchedulerRowGenerator generator(scheduler, couplets, modelNameOf(modelDir));
     RedisConnection redis(url, {}, log);
     ClusterWorker worker(redis, generator, options, log);
     log("model " + options.modelId + " on " + options.device + ", batch " + std::to_string(options.maxBatch)

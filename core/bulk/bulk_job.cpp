@@ -110,8 +110,11 @@ std::string BulkJob::describeOptions() const
         + ";repetitionPenalty=" + std::to_string(s.repetitionPenalty) + ";count=" + std::to_string(d.candidates)
         + ";rerank=" + std::to_string(d.rerank) + ";alignWeight=" + std::to_string(d.alignWeight)
         + ";lengthBias=" + std::to_string(d.lengthBias) + ";keywordBonus=" + std::to_string(d.keywordBonus)
-        + (d.year > 0 ? ";year=" + std::to_string(d.year) : std::string()) // absent for jobs from before --year
-        + (d.style.empty() ? std::string() : ";style=" + d.style);         // and before --style
+        // Each absent for jobs from before its option, so that they still resume.
+        + (d.year > 0 ? ";year=" + std::to_string(d.year) : std::string())
+        + (d.bestOf > 0 ? ";bestOf=" + std::to_string(d.bestOf) : std::string())
+        + (d.backwardWeight >= 0 ? ";backwardWeight=" + std::to_string(d.backwardWeight) : std::string())
+        + (d.style.empty() ? std::string() : ";style=" + d.style);
 }
 
 bool BulkJob::step()

@@ -24,11 +24,12 @@ constexpr RoleAlias kAliases[] = {
     {ColumnRole::Length, "length"},   {ColumnRole::Length, "len"},
     {ColumnRole::Length, "字数"},     {ColumnRole::Length, "长度"},
     {ColumnRole::Hengpi, "hengpi"},   {ColumnRole::Hengpi, "横批"},
+    {ColumnRole::Year, "year"},       {ColumnRole::Year, "年份"},
     {ColumnRole::Style, "style"},     {ColumnRole::Style, "风格"},
 };
 
-constexpr std::string_view kRoleNames[] = {"passthrough", "id",     "keywords", "upper",
-                                           "acrostic",    "length", "hengpi",   "style"};
+constexpr std::string_view kRoleNames[] = {"passthrough", "id",     "keywords", "upper", "acrostic",
+                                           "length",      "hengpi", "year",     "style"};
 
 // Drops a BOM, ASCII and ideographic spaces, '_' and '-'; lower-cases ASCII.
 std::string normalise(std::string_view name)
@@ -161,7 +162,7 @@ void ColumnMapping::applyOverrides(std::string_view text, const std::vector<std:
         if (!role || *role == ColumnRole::Passthrough)
             throw std::invalid_argument("bad column mapping \"" + std::string(item)
                                         + "\"; expected role=column with a role among id, "
-                                          "keywords, upper, acrostic, length, hengpi, style");
+                                          "keywords, upper, acrostic, length, hengpi, year, style");
         assign(*role, columnFromText(item.substr(eq + 1), header));
     }
 }

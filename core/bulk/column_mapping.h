@@ -10,7 +10,7 @@ namespace couplet {
 
 // What a CSV column means to a bulk job. Passthrough columns are copied to
 // the output untouched.
-enum class ColumnRole { Passthrough, Id, Keywords, Upper, Acrostic, Length, Hengpi, Style };
+enum class ColumnRole { Passthrough, Id, Keywords, Upper, Acrostic, Length, Hengpi, Year, Style };
 
 inline constexpr int kNoColumn = -1;
 
@@ -19,7 +19,7 @@ inline constexpr int kNoColumn = -1;
 class ColumnMapping {
 public:
     // Recognises keywords/关键词, upper/上联, acrostic/藏头, length/字数,
-    // hengpi/横批, style/风格, id (and a few variants), ignoring case, spaces and a BOM.
+    // hengpi/横批, year/年份, style/风格, id (and a few variants), ignoring case, spaces and a BOM.
     // The first column with a given role wins; later ones pass through.
     static ColumnMapping fromHeader(const std::vector<std::string>& header);
     // The role a header name stands for, or Passthrough.
@@ -48,9 +48,9 @@ public:
     bool operator==(const ColumnMapping&) const = default;
 
 private:
-    static constexpr std::size_t kRoles = 8;
+    static constexpr std::size_t kRoles = 9;
     std::array<int, kRoles> m_columns{kNoColumn, kNoColumn, kNoColumn, kNoColumn,
-                                      kNoColumn, kNoColumn, kNoColumn, kNoColumn};
+                                      kNoColumn, kNoColumn, kNoColumn, kNoColumn, kNoColumn};
 };
 
 } // namespace couplet

@@ -1,6 +1,8 @@
 #include "prompt_row.h"
 
 #include "couplet_style.h"
+#include "line_shape.h"
+#include "spring_festival.h"
 #include "utf8.h"
 
 #include <charconv>
@@ -99,14 +101,28 @@ std::string checkHanLine(const std::string& text, const char* what)
     return {};
 }
 
+// A given 上联 is Chinese characters, with marks (，、；) only between them.
+std::string checkUpperLine(const std::string& text)
+{
+    const auto cps = utf8::decode(text);
+    for (std::size_t i = 0; i < cps.size(); ++i) {
+        const bool inner = i > 0 && i + 1 < cps.size() && isCoupletPunctuation(cps[i]);
+        if (!utf8::isHan(cps[i]) && !inner)
+            return "上联 (upper) must be Chinese characters, with punctuation only between them; "
+                + utf8::describe(cps[i]) + " is not (character " + std::to_string(i + 1) + ")";
+    }
+    return {};
+}
+
 std::string applyUpper(GenerationSpec& spec, const std::string& upper, bool lengthGiven)
 {
     spec.mode = PromptMode::Upper;
     spec.upper = upper;
-    if (auto e = checkHanLine(upper, "上联 (upper)"); !e.empty()) return e;
-    const int n = static_cast<int>(utf8::length(upper));
-    if (n > kMaxLineLength)
-        return "上联 (upper) has " + std::to_string(n) + " characters; at most "
+    if (auto e = checkUpperLine(upper); !e.empty()) return e;
+    // The length counts Han characters, as 字数 does (LineShape).
+    const int n = countCharacters(utf8::decode(upper));
+    if (static_cast<int>(utf8::length(upper)) > kMaxLineLength)
+        return "上联 (upper) has " + std::to_string(utf8::length(upper)) + " characters and marks; at most "
             + std::to_string(kMaxLineLength) + " are allowed";
     if (lengthGiven && spec.length != 0 && spec.length != n)
         return "字数 (length) says " + std::to_string(spec.length) + " but 上联 (upper) has "
@@ -136,6 +152,12 @@ std::string buildSpec(const std::vector<std::string>& cells, const ColumnMapping
                 + std::to_string(kMaxLineLength) + ", e.g. 7 or 七言";
         spec.length = *length;
     }
+    // An empty 年份 keeps the job's year (by default the coming Spring
+    // Festival's); 0, none or 无 says none.
+    const std::string yearText = cellOf(cells, mapping, ColumnRole::Year);
+    spec.year = parseYearText(yearText, spec.year);
+    if (spec.year < 0)
+        return "bad 年份 (year) \"" + yearText + "\": use a year such as 2027, 0 or none (no year), or leave it empty";
     spec.hengpi = cellOf(cells, mapping, ColumnRole::Hengpi);
     if (!spec.hengpi.empty()) {
         if (auto e = checkHanLine(spec.hengpi, "横批 (hengpi)"); !e.empty()) return e;

@@ -23,8 +23,9 @@ struct RowResult {
     double latencyMs = 0;      // submit -> done
 };
 
-// What turns rows into couplets for a BulkJob. The lead implements it over
-// the Scheduler and CoupletModel; tests use a fake.
+// What turns rows into couplets for a BulkJob: SchedulerRowGenerator (a
+// CandidateGroup per row on a Scheduler), RedisRowGenerator (rows queued for
+// workers); tests use a fake.
 //
 // Threading: all calls come from the thread that drives the BulkJob, and
 // `done` must be called on that thread too (from poll(), or from submit()

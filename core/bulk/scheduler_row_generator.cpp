@@ -1,14 +1,13 @@
 #include "scheduler_row_generator.h"
 
-#include <algorithm>
 #include <exception>
 
 namespace couplet {
 
-SchedulerRowGenerator::SchedulerRowGenerator(Scheduler& scheduler, CoupletSource source,
+SchedulerRowGenerator::SchedulerRowGenerator(Scheduler& scheduler, const CoupletGenerator& generator,
                                              std::string modelName, Options options)
     : m_scheduler(scheduler)
-    , m_source(std::move(source))
+    , m_generator(generator)
     , m_modelName(std::move(modelName))
     , m_options(std::move(options))
 {
@@ -23,12 +22,20 @@ SchedulerRowGenerator::~SchedulerRowGenerator()
 
 std::string SchedulerRowGenerator::validate(const GenerationSpec& spec) const
 {
-    return m_source.validate(spec);
+    return m_generator.validate(spec);
+}
+
+GenerationSpec SchedulerRowGenerator::groupSpec(const GenerationSpec& rowSpec)
+{
+    GenerationSpec spec = rowSpec;
+    if (spec.bestOf <= 0 && spec.candidates > 1) spec.bestOf = spec.candidates;
+    spec.candidates = 1;
+    return spec;
 }
 
 void SchedulerRowGenerator::submit(const PromptRow& row, std::function<void(RowResult)> done)
 {
-    if (std::string error = m_source.validate(row.spec); !error.empty()) {
+    if (std::string error = m_generator.validate(row.spec); !error.empty()) {
         RowResult invalid;
         invalid.status = RowStatus::Invalid;
         invalid.error = std::move(error);
@@ -36,11 +43,14 @@ void SchedulerRowGenerator::submit(const PromptRow& row, std::function<void(RowR
         return;
     }
     const std::uint64_t key = m_nextKey++;
-    const int candidates = std::max(1, row.spec.candidates);
-    // Policies first: if one cannot be made, nothing of this row is queued.
-    std::vector<std::unique_ptr<TokenPolicy>> policies;
+    CandidateGroupOptions options;
+    options.priority = Priority::Bulk;
+    options.jobId = m_options.jobId;
+    if (m_options.observer) options.onSequence = [observer = m_options.observer](int, const SequenceResult& r) { observer(r); };
+    options.onDone = [this, key](GroupResult result) { onRowFinished(key, std::move(result)); };
+    std::shared_ptr<CandidateGroup> group;
     try {
-        for (int i = 0; i < candidates; ++i) policies.push_back(m_source.makePolicy(row.spec, i));
+        group = CandidateGroup::create(m_generator, groupSpec(row.spec), std::move(options));
     } catch (const std::exception& e) {
         RowResult failed;
         failed.status = RowStatus::Failed;
@@ -48,18 +58,8 @@ void SchedulerRowGenerator::submit(const PromptRow& row, std::function<void(RowR
         finishNow(std::move(done), std::move(failed));
         return;
     }
-    Row& entry = m_rows[key];
-    entry.done = std::move(done);
-    entry.submitted = Clock::now();
-    entry.remaining = candidates;
-    for (auto& policy : policies) {
-        SequenceRequest request;
-        request.priority = Priority::Bulk;
-        request.jobId = m_options.jobId;
-        request.policy = std::move(policy);
-        request.onFinish = [this, key](const SequenceResult& result) { onCandidateFinished(key, result); };
-        m_scheduler.submit(std::move(request));
-    }
+    m_rows[key] = Row{std::move(done), Clock::now()};
+    group->submitTo(m_scheduler);
 }
 
 void SchedulerRowGenerator::finishNow(std::function<void(RowResult)> done, RowResult result)
@@ -68,41 +68,28 @@ void SchedulerRowGenerator::finishNow(std::function<void(RowResult)> done, RowRe
     m_finished.emplace_back(std::move(done), std::move(result));
 }
 
-void SchedulerRowGenerator::onCandidateFinished(std::uint64_t key, const SequenceResult& result)
+void SchedulerRowGenerator::onRowFinished(std::uint64_t key, GroupResult group)
 {
     const auto it = m_rows.find(key);
     if (it == m_rows.end()) return;   // dropped by cancelAll()
-    if (m_options.observer) m_options.observer(result);
-    Row& row = it->second;
-    if (result.status == RequestStatus::Done && result.policy) {
-        try {
-            row.candidates.push_back(m_source.coupletOf(*result.policy));
-        } catch (const std::exception& e) {
-            if (row.firstError.empty()) row.firstError = e.what();
-        }
-    } else if (row.firstError.empty()) {
-        row.firstError = result.error.empty() ? "generation was cancelled" : result.error;
-    }
-    if (--row.remaining > 0) return;
-    RowResult finished = resultOf(row);
-    finished.latencyMs =
-        std::chrono::duration<double, std::milli>(Clock::now() - row.submitted).count();
-    std::function<void(RowResult)> done = std::move(row.done);
+    RowResult finished = resultOf(group);
+    finished.latencyMs = std::chrono::duration<double, std::milli>(Clock::now() - it->second.submitted).count();
+    std::function<void(RowResult)> done = std::move(it->second.done);
     m_rows.erase(it);
     finishNow(std::move(done), std::move(finished));
 }
 
-RowResult SchedulerRowGenerator::resultOf(const Row& row) const
+RowResult SchedulerRowGenerator::resultOf(GroupResult& group)
 {
     RowResult result;
-    if (row.candidates.empty()) {
+    if (group.couplets.empty()) {
         result.status = RowStatus::Failed;
-        result.error = row.firstError.empty() ? "no candidate was generated" : row.firstError;
+        result.error = !group.error.empty() ? group.error
+                       : group.cancelled    ? "generation was cancelled"
+                                            : "no candidate was generated";
         return result;
     }
-    result.couplet = *std::max_element(
-        row.candidates.begin(), row.candidates.end(),
-        [](const Couplet& a, const Couplet& b) { return a.score < b.score; });
+    result.couplet = std::move(group.couplets.front());
     return result;
 }
 

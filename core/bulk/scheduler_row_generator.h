@@ -1,6 +1,6 @@
 #pragma once
 
-#include "couplet_source.h"
+#include "candidate_group.h"
 #include "row_generator.h"
 #include "scheduler.h"
 
@@ -25,25 +25,23 @@ struct SchedulerRowGeneratorOptions {
     std::function<void(const SequenceResult&)> observer;
 };
 
-// Turns bulk rows into couplets: each row's candidates are submitted to the
-// Scheduler at Bulk priority under one job id, and the row is done when all
-// of them finished; the best candidate (highest Couplet::score) becomes the
-// row's result. A row whose candidates all fail is Failed with the first
-// error; other rows are not affected. The one row generator of `couplet
-// batch`, the benchmark and the desktop app's bulk jobs.
+// Turns bulk rows into couplets: each row is one CandidateGroup (the same
+// as a couplet typed in the editor: sampledCandidates() candidates, reranked
+// unless the spec says --no-rerank) at Bulk priority under one job id; its
+// best couplet becomes the row's result. A row whose candidates all fail is
+// Failed with the first error; other rows are not affected. The one row
+// generator of `couplet batch`, `couplet worker`, the benchmark and the
+// desktop app's bulk jobs.
 class SchedulerRowGenerator : public RowGenerator {
 public:
     using Options = SchedulerRowGeneratorOptions;
 
-    // `model`: a CoupletModel or an EngineBackend, outliving the generator.
-    // `modelName` goes into each result's model column.
-    template <class Model>
-    SchedulerRowGenerator(Scheduler& scheduler, const Model& model, std::string modelName,
-                          std::uint64_t jobId = 1)
-        : SchedulerRowGenerator(scheduler, CoupletSource::of(model), std::move(modelName), Options{jobId, true, {}})
-    {
-    }
-    SchedulerRowGenerator(Scheduler& scheduler, CoupletSource source, std::string modelName, Options options);
+    // `generator` outlives this object; `modelName` goes into each result's model column.
+    SchedulerRowGenerator(Scheduler& scheduler, const CoupletGenerator& generator, std::string modelName,
+                          Options options = {});
+    // A row's spec as a group: one couplet, spec.candidates of an older row
+    // (candidates sampled per row, the best kept) read as spec.bestOf.
+    static GenerationSpec groupSpec(const GenerationSpec& rowSpec);
     ~SchedulerRowGenerator() override;
 
     void submit(const PromptRow& row, std::function<void(RowResult)> done) override;
@@ -57,18 +55,15 @@ private:
     struct Row {
         std::function<void(RowResult)> done;
         Clock::time_point submitted;
-        int remaining = 0;                // candidates not finished yet
-        std::vector<Couplet> candidates;  // finished ones
-        std::string firstError;
     };
 
-    void onCandidateFinished(std::uint64_t key, const SequenceResult& result);
-    RowResult resultOf(const Row& row) const;
+    void onRowFinished(std::uint64_t key, GroupResult group);
+    static RowResult resultOf(GroupResult& group);
     void finishNow(std::function<void(RowResult)> done, RowResult result);
     bool deliverFinished();
 
     Scheduler& m_scheduler;
-    CoupletSource m_source;
+    const CoupletGenerator& m_generator;
     std::string m_modelName;
     Options m_options;
     std::uint64_t m_nextKey = 1;

@@ -59,7 +59,8 @@ std::string specToJson(const GenerationSpec& spec)
                  {"candidates", spec.candidates}, {"temperature", s.temperature}, {"top_k", s.topK},
                  {"top_p", s.topP}, {"repetition_penalty", s.repetitionPenalty}, {"seed", s.seed},
                  {"greedy", s.greedy}, {"rerank", spec.rerank}, {"align_weight", spec.alignWeight},
-                 {"length_bias", spec.lengthBias}, {"keyword_bonus", spec.keywordBonus}};
+                 {"length_bias", spec.lengthBias}, {"keyword_bonus", spec.keywordBonus},
+                 {"backward_weight", spec.backwardWeight}, {"best_of", spec.bestOf}};
     return j.dump();
 }
 
@@ -94,6 +95,8 @@ GenerationSpec specFromJson(const std::string& text)
         spec.alignWeight = j.value("align_weight", spec.alignWeight);
         spec.lengthBias = j.value("length_bias", spec.lengthBias);
         spec.keywordBonus = j.value("keyword_bonus", spec.keywordBonus);
+        spec.backwardWeight = j.value("backward_weight", spec.backwardWeight);
+        spec.bestOf = j.value("best_of", spec.bestOf);
         return spec;
     } catch (const json::exception& e) {
         throw std::invalid_argument(std::string("row spec is not valid: ") + e.what());

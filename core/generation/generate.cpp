@@ -1,8 +1,7 @@
 #include "generate.h"
 
-#include "couplet_scorer.h"
+#include "couplet_model_generator.h"
 
-#include <algorithm>
 #include <stdexcept>
 #include <thread>
 
@@ -17,45 +16,29 @@ void runToCompletion(Scheduler& scheduler)
     }
 }
 
-int sampledCandidates(const GenerationSpec& spec)
+std::vector<Couplet> generateCouplets(const CoupletGenerator& generator, Decoder& decoder, const GenerationSpec& spec,
+                                      const CandidateDelta& onDelta)
 {
-    const int asked = std::max(1, spec.candidates);
-    // Greedy candidates are all the same couplet: nothing to choose from.
-    if (!spec.rerank || spec.sampling.greedy) return asked;
-    return std::max(asked, std::min(kMaxSampledCandidates, kRerankFactor * asked));
+    CandidateGroupOptions options;
+    if (onDelta) options.onDelta = [&onDelta](int index, std::string_view text, int) { onDelta(index, text); };
+    GroupResult result;
+    options.onDone = [&result](GroupResult r) { result = std::move(r); };
+    auto group = CandidateGroup::create(generator, spec, std::move(options));
+    SchedulerSettings settings;
+    settings.maxBatch = group->sampled();
+    settings.maxWaitMs = 0;
+    Scheduler scheduler(decoder, settings);
+    group->submitTo(scheduler);
+    group.reset();
+    runToCompletion(scheduler);
+    if (!result.error.empty()) throw std::runtime_error(result.error);
+    return std::move(result.couplets);
 }
 
 std::vector<Couplet> generateCouplets(const CoupletModel& model, Decoder& decoder, const GenerationSpec& spec,
                                       const CandidateDelta& onDelta)
 {
-    if (auto e = model.validate(spec); !e.empty()) throw std::invalid_argument(e);
-    const int sampled = sampledCandidates(spec);
-    SchedulerSettings settings;
-    settings.maxBatch = sampled;
-    settings.maxWaitMs = 0;
-    Scheduler scheduler(decoder, settings);
-    std::vector<Couplet> out(static_cast<std::size_t>(sampled));
-    std::vector<std::string> errors;
-    for (int i = 0; i < sampled; ++i) {
-        SequenceRequest r;
-        r.policy = model.makePolicy(spec, i);
-        if (onDelta) r.onDelta = [&onDelta, i](RequestId, std::string_view d) { onDelta(i, d); };
-        r.onFinish = [&, i](const SequenceResult& result) {
-            if (result.status != RequestStatus::Done) errors.push_back(result.error);
-            else out[static_cast<std::size_t>(i)] = CoupletModel::coupletOf(*result.policy);
-        };
-        scheduler.submit(std::move(r));
-    }
-    runToCompletion(scheduler);
-    if (!errors.empty()) throw std::runtime_error(errors.front());
-    const auto asked = static_cast<std::size_t>(std::max(1, spec.candidates));
-    if (!spec.rerank) {
-        std::stable_sort(out.begin(), out.end(), [](const Couplet& a, const Couplet& b) { return a.score > b.score; });
-        return out;
-    }
-    model.rerank(spec, out);
-    CoupletScorer::keepBest(out, asked);
-    return out;
+    return generateCouplets(CoupletModelGenerator::of(model), decoder, spec, onDelta);
 }
 
 } // namespace couplet

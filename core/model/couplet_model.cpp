@@ -6,6 +6,7 @@
 #include "couplet_scorer.h"
 #include "decoder_nll.h"
 #include "keyword_plan.h"
+#include "occasion.h"
 #include "safetensors.h"
 #include "source_dir.h"
 #include "torch_decoder.h"
@@ -206,7 +207,8 @@ std::shared_ptr<const CoupletModel> CoupletModel::load(const std::filesystem::pa
     if (std::filesystem::exists(dir / "hengpi.txt"))
         attempt(dir / "hengpi.txt", [&] { m->hengpi = HengpiList::load(dir / "hengpi.txt"); });
     m->hengpi.restrictTo(m->vocab);
-    for (const auto& p : m->hengpi.phrases()) m->hengpiTrie.insert(m->vocab.encode(utf8::encode(p.text)), zodiacOf(p.text));
+    for (const auto& p : m->hengpi.phrases())
+        m->hengpiTrie.insert(m->vocab.encode(utf8::encode(p.text)), zodiacOf(p.text), p.occasions);
     m->classes = std::make_unique<TokenClasses>(m->vocab, m->tones);
     if (std::filesystem::exists(dir / "align.tsv"))
         attempt(dir / "align.tsv", [&] {
@@ -215,6 +217,11 @@ std::shared_ptr<const CoupletModel> CoupletModel::load(const std::filesystem::pa
             for (int t : m->classes->han)
                 if (const float c = m->align->closing(t); c > 0) m->closers.emplace_back(t, c);
         });
+
+    if (std::filesystem::exists(dir / "words.tsv"))
+        attempt(dir / "words.tsv", [&] { m->words = WordTable::load(dir / "words.tsv"); });
+    if (std::filesystem::exists(dir / "themes.tsv"))
+        attempt(dir / "themes.tsv", [&] { m->themes = ThemeLexicon::load(dir / "themes.tsv"); });
 
     const int threads = options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     torch::set_num_threads(threads);
@@ -324,10 +331,12 @@ std::unique_ptr<TokenPolicy> CoupletModel::makePolicy(const GenerationSpec& spec
     const std::string named = spec.mode == PromptMode::Upper ? spec.hengpi : spec.keywords + spec.acrostic + spec.hengpi;
     c.yearAnimal = firstZodiac(utf8::decode(named));
     if (c.yearAnimal < 0 && spec.year > 0) c.yearAnimal = zodiacOfYear(spec.year);
+    c.hengpiAnimal = c.yearAnimal;
+    c.occasions = occasionsOf(utf8::decode(spec.mode == PromptMode::Upper ? spec.upper : spec.keywords + " " + spec.acrostic));
     if (spec.mode == PromptMode::Upper) {
         c.upper = m.vocab.encode(spec.upper);
-        c.length = static_cast<int>(c.upper.size());
-        prompt.push_back(tok::lengthToken(c.length));
+        c.length = countCharacters(utf8::decode(spec.upper));
+        prompt.push_back(tok::lengthToken(static_cast<int>(c.upper.size())));
         prompt.push_back(tok::kUpper);
         prompt.insert(prompt.end(), c.upper.begin(), c.upper.end());
         prompt.push_back(tok::kLower);
@@ -348,8 +357,10 @@ std::unique_ptr<TokenPolicy> CoupletModel::makePolicy(const GenerationSpec& spec
             c.acrosticUpper = acrostic[0];
             if (acrostic.size() > 1) c.acrosticLower = acrostic[1];
         }
+        // The length counts Han characters; the <lenN> token counts the line's
+        // tokens, as training wrote it: a 九言 line with its mark is <len10>.
         c.length = spec.length;
-        if (spec.length > 0) prompt.push_back(tok::lengthToken(spec.length));
+        if (spec.length > 0) prompt.push_back(tok::lengthToken(lineShapeFor(spec.length).tokens()));
         prompt.push_back(tok::kUpper);
     }
     SamplingSettings sampling = spec.sampling;
@@ -376,7 +387,14 @@ void CoupletModel::rerank(const GenerationSpec& spec, std::vector<Couplet>& cand
         const auto backward = backwardLogProbs(candidates);
         for (std::size_t i = 0; i < candidates.size(); ++i) candidates[i].backwardLogProb = backward[i];
     }
-    const CoupletScorer scorer(m_impl->vocab, m_impl->tones, m_impl->align.get(), weights);
+    PromptLexicons lexicons;
+    lexicons.words = &m_impl->words;
+    lexicons.themes = &m_impl->themes;
+    lexicons.givenUpper = spec.mode == PromptMode::Upper;
+    lexicons.prompt = utf8::decode(lexicons.givenUpper ? spec.upper : spec.keywords + " " + spec.acrostic);
+    const int named = firstZodiac(lexicons.prompt);
+    lexicons.themeNames = ThemeLexicon::themesOf(lexicons.prompt, named >= 0 ? named : spec.year > 0 ? zodiacOfYear(spec.year) : -1);
+    const CoupletScorer scorer(m_impl->vocab, m_impl->tones, m_impl->align.get(), weights, std::move(lexicons));
     scorer.rerank(candidates, spec.mode == PromptMode::Upper ? std::vector<std::u32string>{} : splitKeywords(spec.keywords));
 }
 
@@ -418,6 +436,12 @@ std::string CoupletModel::deviceName() const
     return "cuda:" + std::to_string(m_impl->device.index() < 0 ? 0 : m_impl->device.index())
         + (m_impl->dtype == torch::kFloat16 ? " (fp16)" : " (fp32)");
 }
+
+const CoupletModelImpl& implOf(const CoupletModel& model) { return *model.m_impl; }
+const Vocab& CoupletModel::vocab() const { return m_impl->vocab; }
+const ToneTable& CoupletModel::tones() const { return m_impl->tones; }
+const AlignTable* CoupletModel::align() const { return m_impl->align.get(); }
+const std::filesystem::path& CoupletModel::dir() const { return m_impl->dir; }
 
 std::string CoupletModel::summary() const
 {

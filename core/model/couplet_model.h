@@ -26,7 +26,10 @@ private:
     std::string m_reason;
 };
 
+class AlignTable;
 class CoupletModelImpl;
+class ToneTable;
+class Vocab;
 
 // The trained couplet model with its vocabulary, tone table and 横批 phrase
 // list: turns a GenerationSpec into per-sequence TokenPolicies and provides
@@ -45,8 +48,9 @@ public:
     // Empty when the spec can be generated, else what is wrong with it
     // (e.g. "上联 contains characters the model does not know: ①").
     std::string validate(const GenerationSpec& spec) const;
-    // The policy for candidate `index` of the spec; the seed of candidate i is
-    // spec.sampling.seed + i. Call validate() first; throws std::invalid_argument.
+    // The policy for candidate `index` of the spec, seeded candidateSeed(seed,
+    // index) (candidate 0 keeps the spec's seed; 0 = random). Throws
+    // std::invalid_argument for a spec validate() refuses.
     std::unique_ptr<TokenPolicy> makePolicy(const GenerationSpec& spec, int index = 0) const;
     // The couplet written so far by a policy from makePolicy().
     static Couplet coupletOf(const TokenPolicy& policy);
@@ -64,9 +68,16 @@ public:
 
     std::string deviceName() const;   // "cpu (2 threads, fp32, OpenBLAS 0.3.21 (openmp))", "cuda:0 (fp16)"
     std::string summary() const;      // parameters, layers, vocabulary, folder
-    const CoupletModelImpl& impl() const { return *m_impl; }
+    const Vocab& vocab() const;
+    const ToneTable& tones() const;
+    const AlignTable* align() const;  // the 对仗 table (align.tsv), null when the folder has none
+    const std::filesystem::path& dir() const; // the folder it was loaded from (its styles.txt, for eval)
 
 private:
+    // The internals, for the model's own layer, its tests and the roofline
+    // benchmark (couplet_model_impl.h).
+    friend const CoupletModelImpl& implOf(const CoupletModel& model);
+
     explicit CoupletModel(std::unique_ptr<CoupletModelImpl> impl);
     std::unique_ptr<CoupletModelImpl> m_impl;
     // The scoring decoder of backwardLogProbs(), made at its first use; one

@@ -5,9 +5,11 @@
 #include "hengpi_list.h"
 #include "model_config.h"
 #include "native_decoder.h"
+#include "theme_lexicon.h"
 #include "tone_table.h"
 #include "transformer.h"
 #include "vocab.h"
+#include "word_table.h"
 
 #include <filesystem>
 #include <map>
@@ -28,6 +30,8 @@ public:
     std::unique_ptr<TokenClasses> classes;
     PhraseTrie hengpiTrie;
     std::unique_ptr<AlignTable> align; // align.tsv when the folder has one
+    WordTable words;                   // words.tsv (reranking's word terms); empty without one
+    ThemeLexicon themes;               // themes.tsv (reranking's theme term); empty without one
     // The Han characters that end lines more often than they stand anywhere
     // (AlignTable::closing > 0) with that score, for the length bias: a few
     // hundred of the 7,000, so that a step does not look at every one.
@@ -40,6 +44,11 @@ public:
     std::optional<NativePrecision> native;
     WeightMap weights;                 // fp32 copies for the native decoder
 };
+
+class CoupletModel;
+
+// A loaded model's internals (weights, device, precision).
+const CoupletModelImpl& implOf(const CoupletModel& model);
 
 // Loads the weights of `path` into `lm`, checking every name and shape.
 // Throws std::runtime_error naming the file and the tensor.

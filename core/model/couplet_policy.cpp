@@ -51,7 +51,7 @@ void CoupletPolicy::addKeywordBias()
 std::size_t CoupletPolicy::lineLength() const
 {
     switch (m_constraints.segment()) {
-    case Segment::Upper: return static_cast<std::size_t>(std::max(0, m_constraints.spec().length));
+    case Segment::Upper: return static_cast<std::size_t>(m_constraints.upperTokens());
     case Segment::Lower: return m_constraints.upper().size();
     default: return 0;
     }

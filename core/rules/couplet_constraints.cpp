@@ -37,33 +37,6 @@ void dropRepeatedPairs(const std::vector<int>& line, std::vector<int>& allowed)
 
 } // namespace
 
-void PhraseTrie::insert(const std::vector<int>& phrase, int animal)
-{
-    // A phrase without an animal suits every year (bits 0-12), one with
-    // animal k only year k, one with two animals none.
-    const unsigned short suits = animal < 0 ? 0x1fff : animal < kManyZodiac ? 1u << animal : 0;
-    int node = 0;
-    m_animals[0] |= suits;
-    for (int token : phrase) {
-        int next = child(node, token);
-        if (next < 0) {
-            next = static_cast<int>(m_children.size());
-            m_children.emplace_back();
-            m_animals.push_back(0);
-            m_children[node].push_back({token, next});
-        }
-        node = next;
-        m_animals[node] |= suits;
-    }
-}
-
-int PhraseTrie::child(int node, int token) const
-{
-    for (const auto& [t, n] : m_children[node])
-        if (t == token) return n;
-    return -1;
-}
-
 TokenClasses::TokenClasses(const Vocab& vocab, const ToneTable& tones)
     : level(vocab.size(), 0), oblique(vocab.size(), 0), zodiac(vocab.size(), -1), omen(vocab.size(), 0),
       yearMirror(vocab.size(), 0), yearWord(vocab.size(), 0)
@@ -113,7 +86,7 @@ const TokenPool& TokenClasses::upperPool(int animal, bool marks) const
 }
 
 CoupletConstraints::CoupletConstraints(const TokenClasses& classes, const PhraseTrie& trie, ConstraintSpec spec)
-    : m_classes(classes), m_trie(trie), m_spec(std::move(spec))
+    : m_classes(classes), m_trie(trie), m_spec(std::move(spec)), m_shape(lineShapeFor(m_spec.length))
 {
     // The line buffers are sized once here; the vocabulary-sized ones at the
     // first step (allowed()), so that a request waiting in the queue holds
@@ -141,7 +114,7 @@ CoupletConstraints::CoupletConstraints(const TokenClasses& classes, const Phrase
     m_keywordReserve = m_spec.tonePattern && m_spec.length > 0 && taken < m_spec.length ? 1 : 0;
 }
 
-bool CoupletConstraints::forceKeyword(int position)
+bool CoupletConstraints::forceKeyword(int position) // Han characters written (tokens when free)
 {
     if (m_keywords.empty() || m_segment != Segment::Upper) return false;
     const int limit = m_spec.length > 0 ? m_spec.length : tok::kMaxLineChars;
@@ -243,19 +216,39 @@ bool CoupletConstraints::endsInOmenWordStart(const std::vector<int>& line) const
     return it != words.end() && it->first == line.back();
 }
 
+bool CoupletConstraints::markAllowed(int written, bool marked, bool prevIsMark, bool lastPosition) const
+{
+    if (written == 0 || prevIsMark || lastPosition) return false;
+    if (m_spec.length == 0) return true; // free length: wherever the model puts one
+    return m_shape.marked() && !marked && written >= m_shape.breakMin && written <= m_shape.breakMax;
+}
+
+bool CoupletConstraints::markDue(int written, bool marked, bool prevIsMark) const
+{
+    return m_spec.length > 0 && m_shape.marked() && !marked && !prevIsMark && written == m_shape.breakMax
+        && !m_classes.punctuation.empty();
+}
+
 void CoupletConstraints::allowUpper()
 {
     const int i = static_cast<int>(m_upper.size());
+    const int written = i - m_upperMarks; // Han characters: the length counts these
     const int n = m_spec.length;
     const bool prevIsMark = i > 0 && std::find(m_classes.punctuation.begin(), m_classes.punctuation.end(),
                                                m_upper.back()) != m_classes.punctuation.end();
-    if ((n > 0 && i == n) || i >= tok::kMaxLineChars) return only(tok::kLower);
+    if ((n > 0 && written == n) || i >= tok::kMaxLineChars) return only(tok::kLower);
     if (i == 0 && m_spec.acrosticUpper >= 0) return only(m_spec.acrosticUpper);
-    if (forceKeyword(i)) return;
-    const bool lastPosition = (n > 0 && i == n - 1) || (n == 0 && i == tok::kMaxLineChars - 1);
+    if (forceKeyword(n > 0 ? written : i)) return;
+    // A long line breaks at its natural place (LineShape): the mark is due
+    // once the first part is as long as it may be.
+    if (markDue(written, m_upperMarks > 0, prevIsMark)) {
+        m_allowed = m_classes.punctuation;
+        return;
+    }
+    const bool lastPosition = (n > 0 && written == n - 1) || (n == 0 && i == tok::kMaxLineChars - 1);
     // Until the 上联 names an animal any may come; then only that one. No
     // words of mourning. Punctuation may follow a character, except last.
-    const bool marks = i > 0 && !prevIsMark && !lastPosition;
+    const bool marks = markAllowed(written, m_upperMarks > 0, prevIsMark, lastPosition);
     const TokenPool& pool = upperPool(marks);
     const bool toneAtEnd = m_spec.tonePattern && lastPosition;
     const bool endsWell = !m_spec.tonePattern
@@ -342,9 +335,19 @@ void CoupletConstraints::allowHengpi()
         return;
     }
     // Phrases of another year's animal (龙年吉祥 on a 羊 couplet, or on one
-    // that names none) are not offered.
+    // that names none), of another occasion, or repeating the couplet's words
+    // are not offered (suitableHengpi).
+    if (m_hengpiOk.empty()) {
+        HengpiContext context;
+        context.animal = m_spec.hengpiAnimal >= 0 ? m_spec.hengpiAnimal : m_animal;
+        context.anyAnimal = m_spec.mixedZodiac && m_spec.hengpiAnimal < 0;
+        context.occasions = m_spec.occasions;
+        context.upper = &m_upper;
+        context.lower = &m_lower;
+        m_hengpiOk = suitableHengpi(m_trie, context);
+    }
     for (const auto& [token, node] : m_trie.children(m_trieNode))
-        if (m_spec.mixedZodiac || m_trie.reaches(node, m_animal)) m_allowed.push_back(token);
+        if (m_trie.reachesAny(node, m_hengpiOk)) m_allowed.push_back(token);
     if (m_allowed.empty())
         for (const auto& [token, node] : m_trie.children(m_trieNode)) m_allowed.push_back(token);
 }
@@ -358,6 +361,8 @@ void CoupletConstraints::advance(int token)
         } else {
             m_upper.push_back(token);
             noteAnimal(token);
+            if (std::find(m_classes.punctuation.begin(), m_classes.punctuation.end(), token) != m_classes.punctuation.end())
+                ++m_upperMarks;
         }
         break;
     case Segment::Lower:

@@ -1,7 +1,8 @@
 #pragma once
 
 #include "keyword_plan.h"
-
+#include "line_shape.h"
+#include "phrase_trie.h"
 #include "token_mask.h"
 
 #include <vector>
@@ -10,25 +11,6 @@ namespace couplet {
 
 class Vocab;
 class ToneTable;
-
-// A prefix tree of the 横批 phrases, in token ids.
-class PhraseTrie {
-public:
-    // `animal`: zodiacOf(phrase) (zodiac.h): -1 none, 0-11, kManyZodiac.
-    void insert(const std::vector<int>& phrase, int animal = -1);
-    // Tokens that continue some phrase after `node`; node 0 is the root.
-    const std::vector<std::pair<int, int>>& children(int node) const { return m_children[node]; }
-    int child(int node, int token) const; // -1 if none
-    bool empty() const { return m_children.size() <= 1; }
-    // Whether some phrase through `node` names no year animal but `animal`
-    // (-1: none at all).
-    bool reaches(int node, int animal) const { return (m_animals[node] >> (animal < 0 ? 12 : animal)) & 1; }
-
-private:
-    std::vector<std::vector<std::pair<int, int>>> m_children{1}; // (token, node)
-    // [node] bit k < 12: a phrase below names animal k or none; bit 12: none.
-    std::vector<unsigned short> m_animals{0};
-};
 
 // Token classes the constraints are made of, computed once per model.
 struct TokenClasses {
@@ -55,7 +37,7 @@ private:
 };
 
 struct ConstraintSpec {
-    int length = 0;                  // characters per line; 0 = free
+    int length = 0;                  // Han characters per line, marks not counted (LineShape); 0 = free
     std::vector<int> upper;          // a given 上联: generation starts with the 下联
     int acrosticUpper = -1;          // forced first token of 上联 / 下联; -1 = none
     int acrosticLower = -1;
@@ -71,6 +53,10 @@ struct ConstraintSpec {
     // lifts it (辞旧迎新: 金蛇辞旧岁, 骏马迎新春).
     int yearAnimal = -1;             // named by keywords, 藏头 or a fixed 横批; 0-11, -1 = none
     bool mixedZodiac = false;
+    // The 横批's year animal, whatever the lines name (no 马年大吉 for 2027
+    // over a 上联 that sees the horse off): the prompt's, else the year's; -1 = none given.
+    int hengpiAnimal = -1;
+    unsigned occasions = 0;          // the prompt's occasions (occasion.h): their 横批 first, others' never
 };
 
 enum class Segment { Upper, Lower, Hengpi, Done };
@@ -103,9 +89,15 @@ public:
     int yearAnimal() const { return m_animal; }
     // Tokens of the line being written (for the repetition penalty).
     const std::vector<int>& currentLine() const;
+    // Tokens the 上联 will have, its mark included (LineShape::tokens); 0 = free length.
+    int upperTokens() const { return m_shape.tokens(); }
 
 private:
     void allowUpper();
+    // Whether a mark may, or must, follow the 上联's `written` characters
+    // (`marked`: it has one already) at this length.
+    bool markAllowed(int written, bool marked, bool prevIsMark, bool lastPosition) const;
+    bool markDue(int written, bool marked, bool prevIsMark) const;
     void allowLower();
     void allowHengpi();
     void only(int token);
@@ -135,9 +127,12 @@ private:
     const TokenClasses& m_classes;
     const PhraseTrie& m_trie;
     ConstraintSpec m_spec;
+    LineShape m_shape;
     Segment m_segment;
     std::vector<int> m_upper, m_lower, m_hengpi;
+    std::vector<char> m_hengpiOk; // [phrase] suits this couplet (suitableHengpi); made at the 横批's first step
     KeywordPlan m_keywords;
+    int m_upperMarks = 0;     // marks in the 上联 so far
     int m_keywordReserve = 0; // positions at the 上联's end kept free of forced keywords
     int m_trieNode = 0;
     int m_animal = -1; // the couplet's year animal so far

@@ -1,9 +1,12 @@
 #include "couplet_scorer.h"
 
 #include "align_table.h"
+#include "theme_lexicon.h"
 #include "tone_table.h"
 #include "utf8.h"
 #include "vocab.h"
+#include "word_table.h"
+#include "word_terms.h"
 
 #include <algorithm>
 #include <set>
@@ -55,8 +58,9 @@ std::vector<std::u32string> coupletBigrams(const std::u32string& upper, const st
     return {out.begin(), out.end()};
 }
 
-CoupletScorer::CoupletScorer(const Vocab& vocab, const ToneTable& tones, const AlignTable* align, ScoreWeights weights)
-    : m_vocab(vocab), m_tones(tones), m_align(align), m_weights(weights)
+CoupletScorer::CoupletScorer(const Vocab& vocab, const ToneTable& tones, const AlignTable* align, ScoreWeights weights,
+                             PromptLexicons lexicons)
+    : m_vocab(vocab), m_tones(tones), m_align(align), m_weights(weights), m_lexicons(std::move(lexicons))
 {
 }
 
@@ -115,7 +119,25 @@ ScoreParts CoupletScorer::partsOf(const Couplet& c, const std::vector<std::u32st
     p.keywords = m_weights.keywords * keywordCoverage(up, down, keywords);
     p.repetition = penalty(m_weights.repetition, repeatedCharacters(up, down) + repeatedCharacters(down, up));
     p.backward = m_weights.backward * c.backwardLogProb;
+    addLexiconParts(p, up, down, keywords);
     return p;
+}
+
+void CoupletScorer::addLexiconParts(ScoreParts& p, const std::u32string& up, const std::u32string& down,
+                                    const std::vector<std::u32string>& keywords) const
+{
+    const auto& lex = m_lexicons;
+    // The model's own text: both lines, or only the 下联 that answers a given 上联.
+    const std::u32string written = lex.givenUpper ? down : up + U"\n" + down;
+    p.melancholy = penalty(m_weights.melancholy, melancholyCharacters(written, lex.prompt));
+    if (lex.words != nullptr && !lex.words->empty()) {
+        const WordTerms t = wordTermsOf(*lex.words, up, down, keywords);
+        p.looseWords = penalty(m_weights.looseCharacter, t.looseCharacters);
+        p.tornKeywords = penalty(m_weights.tornKeyword, t.tornKeywords);
+        p.wordDuizhang = m_weights.wordDuizhang * t.matchedWords;
+    }
+    if (lex.themes != nullptr && !lex.themes->empty())
+        p.theme = m_weights.theme * std::min(kMaxThemeWords, lex.themes->themeWords(lex.themeNames, written, lex.prompt));
 }
 
 void CoupletScorer::rerank(std::vector<Couplet>& candidates, const std::vector<std::u32string>& keywords) const

@@ -8,8 +8,10 @@
 namespace couplet {
 
 class AlignTable;
+class ThemeLexicon;
 class ToneTable;
 class Vocab;
+class WordTable;
 
 // How much each term of the reranking score counts (see ScoreParts).
 struct ScoreWeights {
@@ -19,6 +21,26 @@ struct ScoreWeights {
     double repetition = 0.3; // per character repeated within a line other than 叠字
     double cliche = 0.6;     // for a candidate all of whose phrases every other one shares
     double backward = 0;     // per unit of Couplet::backwardLogProb (CoupletModel::rerank sets it)
+    // The word and theme terms: the coefficients of a logistic fit of
+    // printable / not on the 480 judged outputs of sessions 17-18 (log-odds
+    // per unit; MODEL_CARD.md, "Decoding"). Those outputs carry no model
+    // log-probability, so the scale against logProb is not fitted.
+    double looseCharacter = 0.12; // per character that makes no word
+    double tornKeyword = 0.4;     // per keyword split across words
+    double wordDuizhang = 0.8;    // for a 上联 whose every word the 下联 matches
+    double theme = 0.3;           // per word of the prompt's theme, at most kMaxThemeWords
+    double melancholy = 1.0;      // per character of verse melancholy
+};
+
+// What the word and theme terms need besides the candidates; without a word
+// table or a theme lexicon (a model folder without words.tsv, themes.tsv)
+// those terms are 0.
+struct PromptLexicons {
+    const WordTable* words = nullptr;
+    const ThemeLexicon* themes = nullptr;
+    std::vector<std::string> themeNames; // ThemeLexicon::themesOf the prompt
+    std::u32string prompt;               // what the user wrote: keywords, 藏头, a given 上联
+    bool givenUpper = false;             // the 上联 is the user's: only the 下联 is the model's
 };
 
 // Scores finished candidates of one prompt and ranks them: the model's mean
@@ -27,7 +49,8 @@ struct ScoreWeights {
 class CoupletScorer {
 public:
     // align may be null (no table: the 对仗 term is 0).
-    CoupletScorer(const Vocab& vocab, const ToneTable& tones, const AlignTable* align, ScoreWeights weights = {});
+    CoupletScorer(const Vocab& vocab, const ToneTable& tones, const AlignTable* align, ScoreWeights weights = {},
+                  PromptLexicons lexicons = {});
 
     // Fills parts and score of every candidate (parts.logProb must be set, and
     // backwardLogProb where the backward weight is not 0) and sorts them best first.
@@ -49,12 +72,17 @@ public:
 
 private:
     ScoreParts partsOf(const Couplet& c, const std::vector<std::u32string>& keywords) const;
+    void addLexiconParts(ScoreParts& p, const std::u32string& up, const std::u32string& down,
+                         const std::vector<std::u32string>& keywords) const;
 
     const Vocab& m_vocab;
     const ToneTable& m_tones;
     const AlignTable* m_align;
     ScoreWeights m_weights;
+    PromptLexicons m_lexicons;
 };
+
+inline constexpr int kMaxThemeWords = 3;
 
 // Distinct adjacent character pairs of both lines (the phrases compared across candidates).
 std::vector<std::u32string> coupletBigrams(const std::u32string& upper, const std::u32string& lower);

@@ -22,20 +22,22 @@ struct GenerationSpec {
     std::string keywords;        // e.g. "五福" or "龙年 生意" (space or comma separated)
     std::string upper;           // given 上联 (PromptMode::Upper)
     std::string acrostic;        // 藏头: first characters of 上联 and 下联
-    int length = 7;              // characters per line; 0 = free
+    int length = 7;              // Han characters per line, a mark not counted (line_shape.h); 0 = free
     std::string hengpi;          // fixed 横批 (four Han characters), empty = the model picks
     bool tonePattern = false;    // 上联 ends on 仄, 下联 on 平
     bool freeHengpi = false;     // 横批 generated freely instead of from the phrase list
     bool keywordsMustAppear = false; // every keyword in the 上联, by constrained decoding
     bool mixedZodiac = false;    // more than one year animal may appear (辞旧迎新); by default one
     // The year the couplet is for (2027 = 羊年; 0 = none): its animal is the couplet's one year
-    // animal when the prompt names none, so that no other (金猴, 龙年) is written.
+    // animal when the prompt names none, so that no other (金猴, 龙年) is written, and the 横批's
+    // whatever the lines name. Every door defaults it to comingSpringFestivalYear().
     int year = 0;
     // festive, modern, verse or classical (couplet_style.h), for a model trained with style
     // tokens; empty = the model's default (festive where it has styles, none otherwise).
     std::string style;
-    int candidates = 1;
-    bool rerank = true;          // sample 4x the candidates and keep the best by CoupletScorer
+    int candidates = 1;          // couplets returned
+    int bestOf = 0;              // candidates sampled to choose them from; 0 = sampledCandidates()'s default
+    bool rerank = true;          // rank by CoupletScorer (4x sampled by default), else by the model's score alone
     float alignWeight = -1.0f;   // 对仗 fusion weight; negative = the model's default (align.tsv), 0 = off
     float lengthBias = -1.0f;    // weight of the line-end bias of fixed lengths; negative = default, 0 = off
     float keywordBonus = -1.0f;  // logits favouring missing keywords in the 上联; negative = default, 0 = off
@@ -53,7 +55,16 @@ struct ScoreParts {
     double repetition = 0; // characters repeated within a line other than 叠字
     double cliche = 0;     // phrases most of the other candidates share
     double backward = 0;   // read backwards: the model's mean log-probability of the 上联 as the answer to the 下联
-    double total() const { return logProb + duizhang + tone + keywords + repetition + cliche + backward; }
+    double looseWords = 0;   // characters that make no word (WordTerms::looseCharacters)
+    double tornKeywords = 0; // keywords split across words
+    double wordDuizhang = 0; // 对仗 word by word: same length, same part of speech
+    double theme = 0;        // words of the prompt's theme (themes.tsv)
+    double melancholy = 0;   // verse melancholy the prompt did not ask for (秋, 暮, 愁 ...)
+    double total() const
+    {
+        return logProb + duizhang + tone + keywords + repetition + cliche + backward + looseWords + tornKeywords
+            + wordDuizhang + theme + melancholy;
+    }
 };
 
 struct Couplet {

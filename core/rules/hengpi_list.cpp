@@ -1,5 +1,6 @@
 #include "hengpi_list.h"
 
+#include "occasion.h"
 #include "utf8.h"
 #include "vocab.h"
 
@@ -32,6 +33,49 @@ constexpr std::u32string_view kStockPhrases =
     U"富贵吉祥 竹报平安 岁岁有余 年丰人寿 九州同庆 万民同乐 春意融融 蛇年大吉 马年大吉 羊年吉祥 "
     U"猴年大吉 鸡年大吉 猪年大吉 鼠年吉祥 牛年大吉 虎年吉祥 兔年大吉 龙年吉祥 春回人间 福临门第";
 
+// 横批 of one occasion, hung only over its couplets (occasion.h), and the
+// wedding phrases of the stock list above, which are hung only over a
+// wedding's: 金玉良缘 over a household's spring couplet reads as a slip.
+struct OccasionPhrases {
+    unsigned occasion;
+    std::u32string_view phrases;
+};
+constexpr OccasionPhrases kOccasionPhrases[] = {
+    {kOccasionWedding, U"百年好合 龙凤呈祥 喜结良缘 永结同心 天作之合 金玉良缘 美满姻缘 双喜临门 好事成双 花好月圆 "
+                       U"佳偶天成 珠联璧合 鸾凤和鸣 琴瑟和鸣 白头偕老 比翼双飞 心心相印 喜结连理 月圆花好 郎才女貌 "
+                       U"夫贵妻荣 金童玉女"},
+    {kOccasionBusiness, U"开业大吉 开张大吉 开市大吉 生意兴隆 财源广进 财源茂盛 八方来财 日进斗金 和气生财 宏图大展 "
+                        U"大展宏图 鸿图大展 客似云来 货真价实 童叟无欺 诚信为本 财运亨通 百业兴旺 事业兴旺"},
+    {kOccasionMoving, U"乔迁之喜 乔迁大吉 喜迁新居 新居吉庆 安居乐业 乐业安居 华堂焕彩 福地安居 莺迁乔木 堂构更新 "
+                      U"安家乐业 安家立业 美轮美奂 金碧辉煌"},
+    {kOccasionHealth, U"妙手回春 杏林春暖 悬壶济世 济世活人 仁心仁术 大医精诚 救死扶伤 医德高尚 健康长寿 福寿安康 "
+                      U"福寿康宁 身体健康"},
+    {kOccasionSchool, U"桃李芬芳 桃李满园 桃李天下 学业有成 金榜题名 春风化雨 教书育人 诲人不倦 学海无涯 书香门第 "
+                      U"诗书继世 书香人家 书香世家 天道酬勤 前程似锦 鹏程万里"},
+    {kOccasionFarming, U"五谷丰登 六畜兴旺 风调雨顺 人寿年丰 年丰人寿 丰收在望 瑞雪丰年 耕读传家 岁稔年丰 物阜民丰"},
+    {kOccasionTechnology, U"科教兴国 科技兴国 日新月异 与时俱进 开拓创新 继往开来 繁荣富强 欣欣向荣 蒸蒸日上 大展宏图"},
+};
+
+// Occasion phrases that every household hangs at the Spring Festival too
+// (五谷丰登 over a farmhouse's door and over any other): favoured for their
+// occasion, allowed for all.
+constexpr std::u32string_view kSharedOccasionPhrases =
+    U"五谷丰登 六畜兴旺 风调雨顺 人寿年丰 年丰人寿 瑞雪丰年 耕读传家 物阜民丰 书香门第 诗书继世 天道酬勤 前程似锦 "
+    U"鹏程万里 健康长寿 福寿安康 福寿康宁 身体健康 安居乐业 乐业安居 继往开来 繁荣富强 欣欣向荣 蒸蒸日上 大展宏图 "
+    U"宏图大展 百业兴旺 事业兴旺 财源广进 和气生财";
+
+// Idioms of the dictionaries that pass the festive-character test but are
+// no blessing over a door: greed, treason, flattery, philandering, a
+// beauty's death, empty show, or plain description.
+constexpr std::u32string_view kNotHengpi =
+    U"爱财如命 里通外国 卖国求荣 民膏民脂 民脂民膏 花花公子 攀龙附凤 喜新厌旧 香消玉殒 绣花枕头 寻欢作乐 男欢女爱 "
+    U"欢喜冤家 曲意迎合 明日黄花 满打满算 满坑满谷 国而忘家 红白喜事 富贵逼人 达官贵人 升官发财 怜香惜玉 香草美人 "
+    U"大家闺秀 小家碧玉 明眸善睐 如花似玉 金枝玉叶 平起平坐 合情合理 公平合理 通宵达旦 通力合作 一通百通 四通八达 "
+    U"憎爱分明 爱憎分明 以德报德 知恩报恩 民贵君轻 和光同尘 羽毛丰满 花样翻新 热气腾腾 明明白白 花花绿绿 花花世界 "
+    U"安安稳稳 勤勤恳恳 满面红光 金科玉律 金口玉言 珠光宝气 富丽堂皇 堂皇富丽 雕龙画凤 爱民如子 拥政爱民 新人新事 "
+    U"喜闻乐见 丰富多彩 光明正大 正大光明 善始善终 善有善报 仁民爱物 俭以养德 锦衣玉食 宝马香车 香车宝马 功名富贵 "
+    U"国计民生 齐家治国 治国安邦 治国安民 安邦治国 安邦定国 定国安邦 保家卫国 为国为民 民生在勤 民富国强 国色天香";
+
 constexpr std::u32string_view kAuspicious =
     U"福春喜吉祥瑞安康泰宁和顺兴旺盛昌隆荣华富贵财丰乐庆寿禄德美满新欢禧祺鸿辉锦绣圆祝贺迎龙凤金玉宝"
     U"平盈嘉恒腾升达通登光明花丽秀团合家国民勤俭孝善爱恩香彩红";
@@ -52,6 +96,22 @@ int countIn(std::u32string_view text, std::u32string_view set)
 {
     return static_cast<int>(std::count_if(text.begin(), text.end(),
                                           [&](char32_t c) { return set.find(c) != std::u32string_view::npos; }));
+}
+
+// "wedding,business" -> their bits; "" -> 0.
+unsigned parseOccasions(const std::string& names)
+{
+    unsigned out = 0;
+    std::istringstream in(names);
+    std::string name;
+    while (std::getline(in, name, ',')) {
+        name.erase(name.find_last_not_of(" \r") + 1);
+        if (name.empty()) continue;
+        const auto bit = occasionNamed(name);
+        if (!bit) throw std::invalid_argument("unknown occasion '" + name + "'");
+        out |= *bit;
+    }
+    return out;
 }
 
 std::map<std::u32string, long> readFrequencies(const std::filesystem::path& path)
@@ -80,15 +140,25 @@ bool HengpiList::isAuspicious(char32_t c)
     return kAuspicious.find(c) != std::u32string_view::npos;
 }
 
-void HengpiList::add(const std::u32string& text, double weight, bool stock)
+void HengpiList::add(const std::u32string& text, double weight, bool stock, unsigned occasions)
 {
     for (auto& p : m_phrases)
         if (p.text == text) {
             p.weight = std::max(p.weight, weight);
             p.stock = p.stock || stock;
+            p.occasions |= occasions;
             return;
         }
-    m_phrases.push_back({text, weight, stock});
+    m_phrases.push_back({text, weight, stock, occasions});
+}
+
+void HengpiList::addOccasionPhrases()
+{
+    for (const auto& [occasion, phrases] : kOccasionPhrases)
+        for (std::size_t i = 0; i + 4 <= phrases.size(); i += 5) add(std::u32string(phrases.substr(i, 4)), 10.0, true, occasion);
+    for (auto& p : m_phrases)
+        if (kSharedOccasionPhrases.find(p.text) != std::u32string_view::npos) p.occasions |= kOccasionShared;
+    std::erase_if(m_phrases, [](const Phrase& p) { return kNotHengpi.find(p.text) != std::u32string_view::npos; });
 }
 
 HengpiList HengpiList::fromIdioms(const std::filesystem::path& idiomsDir)
@@ -109,6 +179,7 @@ HengpiList HengpiList::fromIdioms(const std::filesystem::path& idiomsDir)
         if (countIn(word, kAuspicious) < 2 || it == freq.end() || it->second < 20) continue;
         list.add(word, std::log10(static_cast<double>(it->second)), false);
     }
+    list.addOccasionPhrases();
     list.index();
     return list;
 }
@@ -123,15 +194,16 @@ HengpiList HengpiList::load(const std::filesystem::path& path)
     while (std::getline(in, line)) {
         ++lineNo;
         std::istringstream fields(line);
-        std::string text, weight, kind;
+        std::string text, weight, kind, occasionNames;
         std::getline(fields, text, '\t');
         std::getline(fields, weight, '\t');
         std::getline(fields, kind, '\t');
+        std::getline(fields, occasionNames, '\t');
         std::u32string cps;
         try {
             cps = utf8::decode(text);
             if (cps.size() != 4) throw std::invalid_argument("not four characters");
-            list.m_phrases.push_back({cps, std::stod(weight), kind == "stock"});
+            list.m_phrases.push_back({cps, std::stod(weight), kind == "stock", parseOccasions(occasionNames)});
         } catch (const std::exception& e) {
             throw std::runtime_error(path.string() + ": line " + std::to_string(lineNo) + ": " + e.what());
         }
@@ -144,8 +216,17 @@ void HengpiList::save(const std::filesystem::path& path) const
 {
     std::ofstream out(path);
     if (!out) throw std::runtime_error("cannot write " + path.string());
-    for (const auto& p : m_phrases)
-        out << utf8::encode(p.text) << '\t' << p.weight << '\t' << (p.stock ? "stock" : "idiom") << '\n';
+    for (const auto& p : m_phrases) {
+        out << utf8::encode(p.text) << '\t' << p.weight << '\t' << (p.stock ? "stock" : "idiom");
+        std::string names;
+        for (unsigned bit = 1; bit <= kOccasionShared; bit <<= 1)
+            if (p.occasions & bit) {
+                if (!names.empty()) names += ',';
+                names += occasionName(bit);
+            }
+        if (!names.empty()) out << '\t' << names;
+        out << '\n';
+    }
 }
 
 void HengpiList::index()

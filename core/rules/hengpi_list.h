@@ -19,11 +19,13 @@ public:
         std::u32string text;
         double weight = 0; // higher = more common / more festive
         bool stock = false;
+        unsigned occasions = 0; // Occasion bits (occasion.h): only for these; 0 = any couplet
     };
 
     // From ../shared/data/idioms (idioms-pinyin.json, thuocl-chengyu.tsv).
     static HengpiList fromIdioms(const std::filesystem::path& idiomsDir);
-    // hengpi.txt: "phrase<TAB>weight<TAB>stock|idiom" lines.
+    // hengpi.txt: "phrase<TAB>weight<TAB>stock|idiom[<TAB>occasion,...]" lines
+    // (occasion names: occasionName(), e.g. wedding).
     static HengpiList load(const std::filesystem::path& path);
     void save(const std::filesystem::path& path) const;
 
@@ -37,8 +39,11 @@ public:
     static bool isAuspicious(char32_t c);
 
 private:
-    void add(const std::u32string& text, double weight, bool stock);
+    void add(const std::u32string& text, double weight, bool stock, unsigned occasions = 0);
     void index();
+    // The occasions' own 横批 (tagged), and the dictionaries' idioms that
+    // are no blessing over a door dropped.
+    void addOccasionPhrases();
 
     std::vector<Phrase> m_phrases;
     std::unordered_map<char32_t, std::vector<int>> m_byChar;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine_model.h"
+#include "served_model.h"
 #include "serving_job.h"
 #include "serving_metrics.h"
 
@@ -24,10 +24,11 @@ public:
 
     // The model requests are checked against and named after; null while
     // none is loaded (requests then get 503).
-    virtual std::shared_ptr<const EngineModel> currentModel() const = 0;
-    // n candidates of every spec (validated by the caller), submitted in one
-    // go so they are admitted together. Sequence i*n+c is candidate c of
-    // spec i. maxTokens > 0 cuts each one short. Throws QueueFull.
+    virtual std::shared_ptr<const ServedModel> currentModel() const = 0;
+    // n couplets of every spec (validated by the caller; spec.candidates = n),
+    // each spec one CandidateGroup (ServingGroups), all submitted in one go so
+    // they are admitted together. Choice i*n+c is the c-th best of spec i.
+    // maxTokens > 0 cuts each sampled candidate short. Throws QueueFull.
     virtual std::shared_ptr<ServingJob> submit(const std::vector<GenerationSpec>& specs, int n, int maxTokens) = 0;
     // Frees the job's slots at the engine's next turn (within one step).
     virtual void cancel(std::uint64_t jobId) = 0;

@@ -66,14 +66,14 @@ CompletionHandler::CompletionHandler(CompletionEngine& engine, ServingMetrics& m
 {
 }
 
-std::shared_ptr<const EngineModel> CompletionHandler::modelFor(const CompletionRequest& request) const
+std::shared_ptr<const ServedModel> CompletionHandler::modelFor(const CompletionRequest& request) const
 {
     auto model = m_engine.currentModel();
     if (!model)
         throw ApiError(503, "server_error", "no model is loaded yet; retry when the model has loaded", {}, "model_not_loaded");
     const std::string param = request.endpoint == Endpoint::Chat ? "messages" : "prompt";
     for (std::size_t i = 0; i < request.prompts.size(); ++i) {
-        const std::string e = model->validate(request.prompts[i].parsed.spec);
+        const std::string e = model->generator->validate(request.prompts[i].parsed.spec);
         if (e.empty()) continue;
         const std::string name = request.prompts.size() > 1 ? param + "[" + std::to_string(i) + "]" : param;
         const bool fromObject = request.prompts[i].source != "prompt";

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "completion_request.h"
-#include "engine_model.h"
+#include "served_model.h"
 
 #include <httplib.h>
 
@@ -30,7 +30,7 @@ private:
     void respondStream(const httplib::Request& req, httplib::Response& res, CompletionRequest request,
                        const std::string& modelId) const;
     // The model the request is checked against; throws 503 when none is loaded.
-    std::shared_ptr<const EngineModel> modelFor(const CompletionRequest& request) const;
+    std::shared_ptr<const ServedModel> modelFor(const CompletionRequest& request) const;
     int retryAfterSeconds() const;
 
     CompletionEngine& m_engine;

@@ -1,7 +1,10 @@
 #include "completion_request.h"
 
+#include "couplet_generator.h"
+
 #include "api_error.h"
 #include "couplet_style.h"
+#include "spring_festival.h"
 #include "zodiac.h"
 
 #include <nlohmann/json.hpp>
@@ -194,7 +197,9 @@ void applyCouplet(const json& c, ParsedPrompt& p)
     spec.freeHengpi = boolField(c, "free_hengpi", spec.freeHengpi, path);
     spec.keywordsMustAppear = boolField(c, "keywords_must_appear", spec.keywordsMustAppear, path);
     spec.mixedZodiac = boolField(c, "mixed_zodiac", spec.mixedZodiac, path);
-    spec.year = static_cast<int>(integerField(c, "year", spec.year, 0, kMaxYear, path));
+    // The year defaults to the coming Spring Festival's (itemFor); null or 0 says none.
+    const auto year = c.find("year");
+    spec.year = year != c.end() && year->is_null() ? 0 : static_cast<int>(integerField(c, "year", spec.year, 0, kMaxYear, path));
     if (field(c, "style")) {
         spec.style = stringField(c, "style", path);
         if (!parseStyle(spec.style))
@@ -237,6 +242,8 @@ PromptItem itemFor(const std::string& text, const json* couplet, const std::stri
             item.parsed.ignored.push_back(text);
         }
     }
+    // A couplet is for the coming Spring Festival unless the couplet object says otherwise.
+    item.parsed.spec.year = comingSpringFestivalYear();
     if (couplet) {
         applyCouplet(*couplet, item.parsed);
         const auto& s = item.parsed.spec;
@@ -257,6 +264,7 @@ void readOptions(const json& body, CompletionRequest& r)
         r.includeUsage = boolField(*o, "include_usage", false, "stream_options.");
     }
     r.n = static_cast<int>(integerField(body, "n", 1, 1, kMaxChoices));
+    r.bestOf = static_cast<int>(integerField(body, "best_of", 0, 1, kMaxSampledCandidates));
     r.maxTokens = static_cast<int>(integerField(body, r.endpoint == Endpoint::Chat && field(body, "max_completion_tokens")
                                                           ? "max_completion_tokens" : "max_tokens",
                                                       0, 1, 4096));
@@ -273,6 +281,9 @@ CompletionRequest CompletionRequestParser::parse(std::string_view text, Endpoint
     const json* couplet = field(body, "couplet");
     if (couplet && !couplet->is_object()) wrongType("couplet", "an object", *couplet);
     if (couplet) r.n = static_cast<int>(integerField(*couplet, "candidates", r.n, 1, kMaxChoices, "couplet."));
+    if (r.bestOf > 0 && r.bestOf < r.n)
+        invalid("best_of", "best_of (" + std::to_string(r.bestOf) + ") must be at least n (" + std::to_string(r.n) + ")");
+    const bool rerank = couplet ? boolField(*couplet, "rerank", true, "couplet.") : true;
     std::vector<std::string> prompts = endpoint == Endpoint::Chat ? chatPrompt(body) : completionPrompts(body);
     if (prompts.empty() && !couplet) invalid("prompt", "'prompt' is required (or a 'couplet' object)", "missing_field");
     if (prompts.empty()) prompts.emplace_back();
@@ -286,6 +297,8 @@ CompletionRequest CompletionRequestParser::parse(std::string_view text, Endpoint
         PromptItem item = itemFor(prompts[i], couplet, name);
         item.parsed.spec.sampling = sampling;
         item.parsed.spec.candidates = r.n;
+        item.parsed.spec.bestOf = r.bestOf;
+        item.parsed.spec.rerank = rerank;
         r.prompts.push_back(std::move(item));
     }
     return r;

@@ -28,6 +28,7 @@ struct CompletionRequest {
     Endpoint endpoint = Endpoint::Completions;
     std::vector<PromptItem> prompts;
     int n = 1;               // choices per prompt
+    int bestOf = 0;          // candidates sampled per prompt to choose them from; 0 = sampledCandidates()'s default
     int maxTokens = 0;       // generated tokens per choice, 0 = as many as the couplet needs
     bool stream = false;
     bool includeUsage = false; // stream_options.include_usage

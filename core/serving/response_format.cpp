@@ -1,6 +1,7 @@
 #include "response_format.h"
 
 #include "api_error.h"
+#include "line_shape.h"
 #include "utf8.h"
 
 #include <chrono>
@@ -47,7 +48,7 @@ json ResponseFormat::understood(const PromptItem& item, int n)
     json keywords = json::array();
     for (const auto& k : item.parsed.keywords) keywords.push_back(k);
     json out = {{"mode", modeName(s.mode)}, {"keywords", keywords}, {"upper", s.upper}, {"acrostic", s.acrostic},
-                {"length", s.mode == PromptMode::Upper ? static_cast<int>(utf8::length(s.upper)) : s.length}, {"hengpi", s.hengpi}, {"candidates", n},
+                {"length", s.mode == PromptMode::Upper ? countCharacters(utf8::decode(s.upper)) : s.length}, {"hengpi", s.hengpi}, {"candidates", n},
                 {"source", item.source}, {"ignored", item.parsed.ignored}, {"notes", item.parsed.notes}};
     if (s.year > 0) out["year"] = s.year;
     if (!s.style.empty()) out["style"] = s.style;

@@ -1,14 +1,14 @@
 #include "serving_engine.h"
 
-#include "limited_policy.h"
+#include "serving_groups.h"
 
 #include <iostream>
 #include <utility>
 
 namespace couplet {
 
-ServingEngine::ServingEngine(Decoder& decoder, EngineModel model, ServingSettings settings, ServingMetrics* metrics)
-    : m_model(std::make_shared<const EngineModel>(std::move(model))), m_settings(settings), m_metrics(metrics), m_scheduler(decoder, settings.scheduler)
+ServingEngine::ServingEngine(Decoder& decoder, ServedModel model, ServingSettings settings, ServingMetrics* metrics)
+    : m_model(std::make_shared<const ServedModel>(std::move(model))), m_settings(settings), m_metrics(metrics), m_scheduler(decoder, settings.scheduler)
 {
     m_slots = m_scheduler.effectiveMaxBatch();
     m_thread = std::thread([this] { run(); });
@@ -24,48 +24,30 @@ ServingEngine::~ServingEngine()
     m_thread.join();
 }
 
-SequenceRequest ServingEngine::requestFor(const std::shared_ptr<ServingJob>& job, int index,
-                                          std::unique_ptr<TokenPolicy> policy, Priority priority)
-{
-    SequenceRequest r;
-    r.priority = priority;
-    r.jobId = job->id();
-    r.policy = std::move(policy);
-    r.onDelta = [job, index](RequestId, std::string_view text) { job->deliver(index, text); };
-    r.onFinish = [this, job, index](const SequenceResult& result) {
-        // Counted before the job hears of it: its response may be written
-        // (and /metrics read) as soon as it has.
-        if (result.status == RequestStatus::Cancelled) ++m_cancelled;
-        if (m_metrics) {
-            m_metrics->addTokens(result.metrics.promptTokens, result.metrics.generatedTokens);
-            if (result.metrics.generatedTokens > 0) m_metrics->observeFirstToken(result.metrics.firstTokenMs / 1000.0);
-        }
-        const auto* limited = dynamic_cast<const LimitedPolicy*>(result.policy.get());
-        job->finish(index, result, limited != nullptr && limited->cutShort());
-        --m_outstanding;
-    };
-    return r;
-}
-
 std::shared_ptr<ServingJob> ServingEngine::submit(const std::vector<GenerationSpec>& specs, int n, int maxTokens,
                                                   Priority priority)
 {
-    const int count = static_cast<int>(specs.size()) * n;
+    const int count = ServingGroups::sequencesFor(specs, n);
     // Reserve room first, so that concurrent submits cannot overfill the queue together.
     const int before = m_outstanding.fetch_add(count);
     if (before + count > capacity()) {
         m_outstanding -= count;
         throw QueueFull{before};
     }
-    auto job = std::make_shared<ServingJob>(m_nextJob++, count);
+    auto job = std::make_shared<ServingJob>(m_nextJob++, static_cast<int>(specs.size()) * n);
+    ServingGroupsOptions options;
+    options.priority = priority;
+    options.jobId = job->id();
+    options.n = n;
+    options.maxTokens = maxTokens;
+    options.metrics = m_metrics;
+    options.onSequence = [this](const SequenceResult& result) {
+        if (result.status == RequestStatus::Cancelled) ++m_cancelled;
+        --m_outstanding;
+    };
     Command command;
     try {
-        for (std::size_t i = 0; i < specs.size(); ++i)
-            for (int c = 0; c < n; ++c) {
-                auto policy = m_model->makePolicy(specs[i], c);
-                if (maxTokens > 0) policy = std::make_unique<LimitedPolicy>(std::move(policy), maxTokens);
-                command.submit.push_back(requestFor(job, static_cast<int>(i) * n + c, std::move(policy), priority));
-            }
+        command.submit = ServingGroups::make(*m_model->generator, specs, job, std::move(options)).requests;
     } catch (...) {
         m_outstanding -= count;
         throw;

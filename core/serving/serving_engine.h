@@ -36,13 +36,13 @@ struct ServingStats {
 // empties between steps, so the scheduler itself needs no locks.
 class ServingEngine : public CompletionEngine {
 public:
-    ServingEngine(Decoder& decoder, EngineModel model, ServingSettings settings = {}, ServingMetrics* metrics = nullptr);
+    ServingEngine(Decoder& decoder, ServedModel model, ServingSettings settings = {}, ServingMetrics* metrics = nullptr);
     ~ServingEngine() override;
     ServingEngine(const ServingEngine&) = delete;
     ServingEngine& operator=(const ServingEngine&) = delete;
 
-    const EngineModel& model() const { return *m_model; }
-    std::shared_ptr<const EngineModel> currentModel() const override { return m_model; }
+    const ServedModel& model() const { return *m_model; }
+    std::shared_ptr<const ServedModel> currentModel() const override { return m_model; }
     std::shared_ptr<ServingJob> submit(const std::vector<GenerationSpec>& specs, int n, int maxTokens) override
     {
         return submit(specs, n, maxTokens, Priority::Interactive);
@@ -63,10 +63,8 @@ private:
     void run();
     void apply(std::vector<Command>& commands);
     void runStep();
-    SequenceRequest requestFor(const std::shared_ptr<ServingJob>& job, int index, std::unique_ptr<TokenPolicy> policy,
-                               Priority priority);
 
-    std::shared_ptr<const EngineModel> m_model;
+    std::shared_ptr<const ServedModel> m_model;
     ServingSettings m_settings;
     ServingMetrics* m_metrics;
     Scheduler m_scheduler;

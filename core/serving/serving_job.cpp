@@ -25,18 +25,20 @@ void ServingJob::deliver(int index, std::string_view raw)
     if (first && m_wakeOnText) m_changed.notify_all();
 }
 
-void ServingJob::finish(int index, const SequenceResult& result, bool cutShort)
+void ServingJob::finish(int index, const CandidateSequence& sequence, std::string_view raw)
 {
     std::lock_guard lock(m_mutex);
-    auto& o = m_outcomes[static_cast<std::size_t>(index)];
+    const auto i = static_cast<std::size_t>(index);
+    auto& o = m_outcomes[i];
     if (o.status != RequestStatus::Waiting) return;
-    o.status = result.status;
-    o.text = m_streams[static_cast<std::size_t>(index)].text();
-    o.finishReason = cutShort ? "length" : "stop";
-    o.error = result.error;
-    o.promptTokens = result.metrics.promptTokens;
-    o.completionTokens = result.metrics.generatedTokens;
-    o.firstTokenMs = result.metrics.firstTokenMs;
+    if (std::string text = m_streams[i].push(raw); !text.empty()) m_events.push_back({index, std::move(text), false, {}});
+    o.status = sequence.status;
+    o.text = m_streams[i].text();
+    o.finishReason = sequence.cutShort ? "length" : "stop";
+    o.error = sequence.error;
+    o.promptTokens = sequence.metrics.promptTokens;
+    o.completionTokens = sequence.metrics.generatedTokens;
+    o.firstTokenMs = sequence.metrics.firstTokenMs;
     m_events.push_back({index, {}, true, o.finishReason});
     --m_remaining;
     if (m_remaining == 0 || m_wakeOnText) m_changed.notify_all();

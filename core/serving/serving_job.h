@@ -1,5 +1,6 @@
 #pragma once
 
+#include "candidate_group.h"
 #include "couplet_text_stream.h"
 #include "scheduler.h"
 
@@ -32,9 +33,9 @@ struct JobEvent {
     std::string finishReason;
 };
 
-// The sequences of one HTTP request as they are written: the engine thread
-// delivers text and outcomes, the request's HTTP thread waits for and takes
-// them. Thread-safe.
+// The choices of one HTTP request (prompts x n) as they are written: the
+// engine thread delivers text and outcomes (ServingGroups), the request's
+// HTTP thread waits for and takes them. Thread-safe.
 class ServingJob {
 public:
     ServingJob(std::uint64_t id, int sequences);
@@ -42,9 +43,11 @@ public:
     std::uint64_t id() const { return m_id; }
     int sequences() const { return static_cast<int>(m_outcomes.size()); }
 
-    // Engine thread.
+    // Engine thread: raw text of choice `index` as it is written.
     void deliver(int index, std::string_view raw);
-    void finish(int index, const SequenceResult& result, bool cutShort);
+    // Engine thread: choice `index` ended as `sequence`; `raw` is its text when
+    // none of it was delivered (a couplet chosen after all candidates ended).
+    void finish(int index, const CandidateSequence& sequence, std::string_view raw = {});
 
     // HTTP thread: waits at most `slice` for events or the end. Text that
     // arrives before `gatherUntil` does not wake the caller: it is handed over

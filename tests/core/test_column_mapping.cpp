@@ -113,6 +113,42 @@ COUPLET_TEST(modeFollowsTheFilledCell)
     CHECK_EQ(a.spec.length, 7);
 }
 
+// A length counts Han characters: a 九言 上联 may carry its mark, which is
+// not counted, in the middle but not at either end.
+COUPLET_TEST(aGivenUpperLineCountsItsHanCharacters)
+{
+    const PromptRow nine = rowOf({"1", "", "春风送暖，万户喜迎新", "", "九言", "", ""});
+    CHECK(nine.error.empty());
+    CHECK(nine.spec.mode == PromptMode::Upper);
+    CHECK_EQ(nine.spec.length, 9);
+    CHECK_EQ(rowOf({"1", "", "春风送暖，万户喜迎新", "", "", "", ""}).spec.length, 9);
+    CHECK(rowOf({"1", "", "春风送暖，万户喜迎新", "", "10", "", ""}).error.find("has 9 characters") != std::string::npos);
+    CHECK(rowOf({"1", "", "，春风送暖万户喜迎新", "", "", "", ""}).error.find("character 1") != std::string::npos);
+    CHECK(rowOf({"1", "", "春风送暖万户喜迎新，", "", "", "", ""}).error.find("only between") != std::string::npos);
+}
+
+// 年份: empty keeps the job's year, a year sets it, 0 / none / 无 says none.
+COUPLET_TEST(aYearColumnSetsOrClearsTheYear)
+{
+    const std::vector<std::string> header = {"关键词", "年份"};
+    const ColumnMapping mapping = ColumnMapping::fromHeader(header);
+    CHECK_EQ(mapping.column(ColumnRole::Year), 1);
+    GenerationSpec defaults;
+    defaults.year = 2027;
+    const auto yearOf = [&](const std::string& cell) {
+        CsvRecord record;
+        record.fields = {"开业", cell};
+        return makePromptRow(std::move(record), header.size(), mapping, defaults);
+    };
+    CHECK_EQ(yearOf("").spec.year, 2027);
+    CHECK_EQ(yearOf("2028").spec.year, 2028);
+    CHECK_EQ(yearOf("0").spec.year, 0);
+    CHECK_EQ(yearOf("none").spec.year, 0);
+    CHECK_EQ(yearOf("无").spec.year, 0);
+    CHECK(yearOf("羊年").error.find("bad 年份") != std::string::npos);
+    CHECK(yearOf("-5").error.find("bad 年份") != std::string::npos);
+}
+
 COUPLET_TEST(rejectsUnusableRowsWithAReason)
 {
     CHECK(rowOf({"1", "", "", "", "", "", "note"}).error.find("empty prompt") != std::string::npos);

@@ -3,6 +3,7 @@
 #include "couplet_model.h"
 #include "generate.h"
 #include "hengpi_list.h"
+#include "line_shape.h"
 #include "sampler.h"
 #include "tone_table.h"
 #include "utf8.h"
@@ -28,6 +29,22 @@ std::shared_ptr<const CoupletModel> tinyModel()
     return model;
 }
 
+// A length counts Han characters; a line of 8 or more has one mark after the
+// 4th to the (n-4)th character (9: after 4 or 5), a shorter one none.
+void checkLength(const std::u32string& line, int length)
+{
+    CHECK_EQ(countCharacters(line), length);
+    const LineShape shape = lineShapeFor(length);
+    int marks = 0;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        if (!isCoupletPunctuation(line[i])) continue;
+        ++marks;
+        const int before = countCharacters(line.substr(0, i));
+        CHECK(before >= shape.breakMin && before <= shape.breakMax);
+    }
+    CHECK_EQ(marks, shape.marked() ? 1 : 0);
+}
+
 // Every rule of CoupletConstraints, checked on a finished couplet.
 void checkCouplet(const Couplet& c, const GenerationSpec& spec, const ToneTable& tones, const std::set<std::u32string>& phrases)
 {
@@ -35,7 +52,7 @@ void checkCouplet(const Couplet& c, const GenerationSpec& spec, const ToneTable&
     CHECK(!up.empty());
     CHECK_EQ(up.size(), down.size());
     if (spec.mode == PromptMode::Upper) CHECK_EQ(c.upper, spec.upper);
-    else if (spec.length > 0) CHECK_EQ(up.size(), static_cast<std::size_t>(spec.length));
+    else if (spec.length > 0) checkLength(up, spec.length);
     for (std::size_t i = 0; i < up.size(); ++i) {
         CHECK(utf8::isHan(up[i]) || isCoupletPunctuation(up[i]));
         if (isCoupletPunctuation(up[i])) {
@@ -68,7 +85,7 @@ void checkCouplet(const Couplet& c, const GenerationSpec& spec, const ToneTable&
 std::vector<GenerationSpec> specs()
 {
     std::vector<GenerationSpec> out;
-    for (int length : {5, 7, 9, 0, 11}) {
+    for (int length : {5, 7, 8, 9, 0, 11}) {
         GenerationSpec s;
         s.keywords = "春 福";
         s.length = length;

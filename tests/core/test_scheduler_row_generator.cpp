@@ -1,10 +1,12 @@
 #include "check.h"
 #include "tiny_model.h"
 
-#include "couplet_model.h"
+#include "couplet_model_generator.h"
+#include "generate.h"
 #include "scheduler_row_generator.h"
 #include "utf8.h"
 
+#include <cmath>
 #include <map>
 #include <optional>
 
@@ -15,6 +17,7 @@ namespace {
 struct Rig {
     std::filesystem::path dir = couplet::testing::freshTempDir("row-generator");
     std::shared_ptr<const CoupletModel> model;
+    std::unique_ptr<CoupletModelGenerator> couplets;
     std::unique_ptr<Decoder> decoder;
     std::unique_ptr<Scheduler> scheduler;
     std::unique_ptr<SchedulerRowGenerator> generator;
@@ -38,7 +41,8 @@ struct Rig {
         settings.maxBatch = 4;
         settings.maxWaitMs = 0;
         scheduler = std::make_unique<Scheduler>(*decoder, settings);
-        generator = std::make_unique<SchedulerRowGenerator>(*scheduler, *model, "tiny", 7);
+        couplets = std::make_unique<CoupletModelGenerator>(model);
+        generator = std::make_unique<SchedulerRowGenerator>(*scheduler, *couplets, "tiny", SchedulerRowGenerator::Options{7, true, {}});
     }
 };
 
@@ -93,21 +97,33 @@ COUPLET_TEST(rowsBecomeWellFormedCouplets)
     CHECK_EQ(rig.generator->rowsInFlight(), std::size_t{0});
 }
 
-COUPLET_TEST(theBestOfSeveralCandidatesIsKept)
+// A row is one CandidateGroup, as in every other door: its couplet is the
+// one generateCouplets() returns for the same spec and seed, reranked by
+// default and by the model's score alone with --no-rerank. A row's old
+// "candidates" (batch's --count) is the number sampled.
+COUPLET_TEST(aRowIsTheCandidateGroupsBestCouplet)
 {
     Rig rig;
-    std::optional<RowResult> best;
-    rig.generator->submit(keywordsRow(1, "吉祥", 7, 4), [&](RowResult r) { best = std::move(r); });
-    pollUntil(*rig.generator, [&] { return best.has_value(); });
-    // The same seeds one by one: the kept couplet scores at least as well as each.
-    for (int i = 0; i < 4; ++i) {
-        std::optional<RowResult> single;
-        PromptRow row = keywordsRow(1, "吉祥", 7);
-        row.spec.sampling.seed = 101 + static_cast<std::uint64_t>(i);
-        rig.generator->submit(row, [&](RowResult r) { single = std::move(r); });
-        pollUntil(*rig.generator, [&] { return single.has_value(); });
-        CHECK(best->couplet.score >= single->couplet.score - 1e-4);
+    auto decoder = rig.model->makeDecoder();
+    for (const bool rerank : {true, false}) {
+        std::optional<RowResult> row;
+        PromptRow prompt = keywordsRow(1, "吉祥", 7, 4);
+        prompt.spec.sampling.seed = 101;
+        prompt.spec.rerank = rerank;
+        rig.generator->submit(prompt, [&](RowResult r) { row = std::move(r); });
+        pollUntil(*rig.generator, [&] { return row.has_value(); });
+        GenerationSpec spec = prompt.spec;
+        spec.candidates = 1;
+        spec.bestOf = 4;
+        const Couplet want = generateCouplets(*rig.model, *decoder, spec).at(0);
+        CHECK(row->status == RowStatus::Ok);
+        CHECK_EQ(row->couplet.upper + row->couplet.lower + row->couplet.hengpi, want.upper + want.lower + want.hengpi);
+        CHECK_EQ(row->couplet.seed, want.seed);
+        CHECK(std::abs(row->couplet.score - want.score) < 1e-9);
+        CHECK_EQ(row->couplet.parts.duizhang, want.parts.duizhang);
     }
+    CHECK_EQ(sampledCandidates(SchedulerRowGenerator::groupSpec(keywordsRow(1, "吉祥", 7, 4).spec)), 4);
+    CHECK_EQ(sampledCandidates(SchedulerRowGenerator::groupSpec(keywordsRow(1, "吉祥", 7).spec)), kRerankFactor);
 }
 
 COUPLET_TEST(unusableRowsFailAloneWithTheModelsReason)

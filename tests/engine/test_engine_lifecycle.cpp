@@ -33,6 +33,7 @@ GenerationSpec spec(const char* keywords, int length, int candidates = 1)
     s.keywords = keywords;
     s.length = length;
     s.candidates = candidates;
+    s.rerank = false;   // one sampled candidate per couplet: the tests count them
     return s;
 }
 

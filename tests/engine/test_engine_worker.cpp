@@ -22,6 +22,9 @@ private:
         s.keywords = keywords;
         s.length = length;
         s.candidates = candidates;
+        // One sampled candidate per couplet: these tests count sequences and
+        // tokens (test_doors_agree covers the reranked editor on the real model).
+        s.rerank = false;
         return s;
     }
 
@@ -76,17 +79,23 @@ private Q_SLOTS:
         for (int i = 0; i < chunks.count(); ++i) {
             for (const TextChunk& c : chunksOf(chunks, i)) {
                 QCOMPARE(c.requestId, id);
-                streamed[c.candidate] += c.delta;
+                streamed[c.candidate] = c.upper;   // the lines so far replace the last chunk's
             }
         }
         int tokens = 0;
+        QStringList written, ranked;
         for (int i = 0; i < candidates.count(); ++i) {
             const auto r = candidates.at(i).at(0).value<CandidateResult>();
             QCOMPARE(r.outcome, Outcome::Done);
             QCOMPARE(r.tokens, 60);
-            QCOMPARE(streamed.value(r.candidate), r.upper);   // the fake writes tokens into the 上联
+            ranked.append(r.upper);
+            written.append(streamed.value(i));
             tokens += r.tokens;
         }
+        // The fake writes tokens into the 上联: the ranked couplets are the streamed ones, best first.
+        written.sort();
+        ranked.sort();
+        QCOMPARE(ranked, written);
         const auto summary = finished.at(0).at(0).value<RequestSummary>();
         QCOMPARE(summary.outcome, Outcome::Done);
         QCOMPARE(summary.tokens, 240);

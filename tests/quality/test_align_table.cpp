@@ -190,8 +190,8 @@ COUPLET_TEST(fusedPerplexityScoresTheReferenceAsDecodingSeesIt)
     const auto dir = testing::writeTinyModel(testing::freshTempDir("fusion-nll") / "m", 5);
     partnerTable().save(dir / "align.tsv");
     const auto model = CoupletModel::load(dir, DeviceOptions{"cpu", false, 1});
-    const auto& vocab = model->impl().vocab;
-    const auto& table = *model->impl().align;
+    const auto& vocab = model->vocab();
+    const auto& table = *model->align();
     std::vector<std::vector<int>> uppers;
     for (const auto& up : kUppers) uppers.push_back(vocab.encode(up));
 

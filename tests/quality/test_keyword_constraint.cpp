@@ -4,6 +4,7 @@
 #include "couplet_model.h"
 #include "generate.h"
 #include "keyword_plan.h"
+#include "line_shape.h"
 #include "utf8.h"
 
 #include <check.h>
@@ -74,7 +75,7 @@ COUPLET_TEST(everyKeywordAppearsOnManySamples)
                 const auto up = utf8::decode(c.upper);
                 for (const auto& k : keywords) CHECK(up.find(k) != std::u32string::npos);
                 CHECK(coupletViolations(c).empty());
-                if (spec.length > 0) CHECK_EQ(up.size(), static_cast<std::size_t>(spec.length));
+                if (spec.length > 0) CHECK_EQ(countCharacters(up), spec.length); // a 九言 line's mark is not counted
                 if (!spec.acrostic.empty()) CHECK(c.upper.rfind("龙", 0) == 0);
                 ++checked;
             }

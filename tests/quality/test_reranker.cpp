@@ -75,7 +75,8 @@ COUPLET_TEST(scorePartsAddUpToTheTotalAndRankTheCandidates)
     scorer.rerank(cands, {U"春风"});
     for (std::size_t i = 0; i < cands.size(); ++i) {
         const auto& p = cands[i].parts;
-        CHECK_NEAR(cands[i].score, p.logProb + p.duizhang + p.tone + p.keywords + p.repetition + p.cliche + p.backward,
+        CHECK_NEAR(cands[i].score, p.logProb + p.duizhang + p.tone + p.keywords + p.repetition + p.cliche + p.backward
+                                       + p.looseWords + p.tornKeywords + p.wordDuizhang + p.theme + p.melancholy,
                    1e-12);
         CHECK_NEAR(p.backward, 0.5 * cands[i].backwardLogProb, 1e-12);
         CHECK_NEAR(cands[i].score, p.total(), 1e-12);
@@ -88,6 +89,9 @@ COUPLET_TEST(scorePartsAddUpToTheTotalAndRankTheCandidates)
         CHECK_NEAR(c.parts.keywords, hasKeyword ? ScoreWeights{}.keywords : 0.0, 1e-12);
         if (c.upper == "花月春山喜") CHECK(c.parts.duizhang > 0); // the table's own pairs
         if (c.upper == "春风开万户") CHECK(c.parts.cliche < 0);   // shared with its repeat
+        if (c.upper == "花月春山喜") CHECK(c.parts.melancholy < 0); // the moon of verse, in a spring couplet
+        CHECK_EQ(c.parts.looseWords, 0.0); // no word table given: no word terms
+        CHECK_EQ(c.parts.theme, 0.0);
         // No repeat is a penalty of 0, not -0 (which --json prints as -0.0).
         if (c.upper == "春风开万户") CHECK(c.parts.repetition == 0 && !std::signbit(c.parts.repetition));
     }
@@ -152,7 +156,7 @@ COUPLET_TEST(shippedModelReadsACoupletBackwards)
     CHECK(sumOwn > sumOther + 0.5 * double(pairs.size()));
 
     auto decoder = model->makeDecoder();
-    const auto& vocab = model->impl().vocab;
+    const auto& vocab = model->vocab();
     const double nll = decoderTargetNll(*decoder, {answerExample(vocab.encode(own[0].lower), vocab.encode(own[0].upper))});
     CHECK_NEAR(a[0], -nll, 1e-6);
     // Unequal lines are not read.

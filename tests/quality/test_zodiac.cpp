@@ -4,6 +4,7 @@
 #include "couplet_model.h"
 #include "generate.h"
 #include "prompt_case.h"
+#include "spring_festival.h"
 #include "tone_table.h"
 #include "utf8.h"
 #include "vocab.h"
@@ -221,4 +222,31 @@ COUPLET_TEST(shippedModelWritesOnlyTheYearsAnimal)
         dragons += !named.empty();
     }
     CHECK(dragons > 0);
+}
+
+// Every door's default year: the coming Spring Festival's, the festival's own
+// day included (2027: 6 February).
+COUPLET_TEST(theDefaultYearIsTheComingSpringFestivals)
+{
+    using namespace std::chrono;
+    CHECK_EQ(comingSpringFestivalYear(2026y / December / 6), 2027);
+    CHECK_EQ(comingSpringFestivalYear(2026y / February / 17), 2026);
+    CHECK_EQ(comingSpringFestivalYear(2026y / February / 18), 2027);
+    CHECK_EQ(comingSpringFestivalYear(2027y / February / 6), 2027);
+    CHECK_EQ(comingSpringFestivalYear(2027y / February / 7), 2028);
+    CHECK_EQ(comingSpringFestivalYear(2028y / January / 26), 2028);
+    CHECK_EQ(comingSpringFestivalYear(2028y / January / 27), 2029);
+    CHECK(springFestivalDate(2029) == 2029y / February / 13);
+    CHECK(springFestivalDate(2030) == 2030y / February / 3);
+    CHECK(!springFestivalDate(2100).has_value());
+    CHECK_EQ(comingSpringFestivalYear(2100y / March / 1), 2101); // past the table: 1 February
+    const int today = comingSpringFestivalYear();
+    CHECK(today >= 2026 && today <= kMaxYear);
+    CHECK_EQ(parseYearText("", 2027), 2027);
+    CHECK_EQ(parseYearText("2030", 2027), 2030);
+    CHECK_EQ(parseYearText("none", 2027), 0);
+    CHECK_EQ(parseYearText("0", 2027), 0);
+    CHECK_EQ(parseYearText("无", 2027), 0);
+    CHECK_EQ(parseYearText("羊年", 2027), -1);
+    CHECK_EQ(parseYearText("10000", 2027), -1);
 }

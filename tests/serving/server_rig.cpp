@@ -3,7 +3,8 @@
 #include "tiny_model.h"
 
 #include "couplet_model.h"
-#include "engine_model.h"
+#include "couplet_model_generator.h"
+#include "served_model.h"
 
 #include <fstream>
 #include <thread>
@@ -21,7 +22,7 @@ ServerRig::ServerRig(ServingSettings engineSettings, ServerOptions options) : di
     model = CoupletModel::load(dir / "tiny", device);
     decoder = model->makeDecoder();
     gate = std::make_unique<GatedDecoder>(*decoder);
-    engine = std::make_unique<ServingEngine>(*gate, engineModelOf(model, ModelCard::read(dir / "tiny")), engineSettings,
+    engine = std::make_unique<ServingEngine>(*gate, ServedModel{ModelCard::read(dir / "tiny"), std::make_shared<CoupletModelGenerator>(model)}, engineSettings,
                                              &metrics);
     options.port = 0;
     server = std::make_unique<ApiServer>(*engine, metrics, options);

@@ -13,11 +13,12 @@ using namespace couplet::testing;
 
 namespace {
 
-// A nine-character couplet with three candidates needs ~25 decode steps each.
+// A nine-character couplet with three candidates (best_of = n: each streams
+// live as the choice it is) needs ~25 decode steps each.
 // The gate lets the first step through (an interactive request's first step
 // prefills and decodes once; its text is delivered when the step ends) and
 // holds the second.
-const std::string kRequest = R"({"prompt":"关于吉祥的春联","n":3,"couplet":{"length":9}})";
+const std::string kRequest = R"({"prompt":"关于吉祥的春联","n":3,"best_of":3,"couplet":{"length":9}})";
 
 // Once the client has gone and the server has told the engine, the gate opens:
 // the step held at it is the last one that may run for the cancelled sequences.
@@ -85,7 +86,7 @@ COUPLET_TEST(disconnectDuringAStreamCancelsItsSequences)
         httplib::Request req;
         req.method = "POST";
         req.path = "/v1/completions";
-        req.body = R"({"prompt":"关于吉祥的春联","n":3,"stream":true,"couplet":{"length":9}})";
+        req.body = R"({"prompt":"关于吉祥的春联","n":3,"best_of":3,"stream":true,"couplet":{"length":9}})";
         req.set_header("Content-Type", "application/json");
         // The first characters come from the prefill step. The client hangs up
         // only once the engine waits at the gate: hanging up earlier lets the

@@ -38,9 +38,11 @@ bool isCouplet(const std::string& text, int length)
         if (parts[i].rfind(labels[i], 0) != 0) return false;
         const auto body = parts[i].substr(3);
         const std::size_t want = i == 2 ? 4 : static_cast<std::size_t>(length);
-        // Lines may hold couplet punctuation (，) that the model writes; the 横批 is four Han characters.
-        const auto allowed = [&](char32_t c) { return utf8::isHan(c) || (i < 2 && std::u32string_view(U"，、；？！").find(c) != std::u32string_view::npos); };
-        if (body.size() != want || !std::all_of(body.begin(), body.end(), allowed)) return false;
+        // Lines may hold couplet punctuation (，) that the model writes, which a length does
+        // not count (九言: nine Han characters); the 横批 is four Han characters.
+        const auto isMark = [&](char32_t c) { return i < 2 && std::u32string_view(U"，、；？！").find(c) != std::u32string_view::npos; };
+        const auto han = static_cast<std::size_t>(std::count_if(body.begin(), body.end(), [](char32_t c) { return utf8::isHan(c); }));
+        if (han != want || !std::all_of(body.begin(), body.end(), [&](char32_t c) { return utf8::isHan(c) || isMark(c); })) return false;
     }
     return true;
 }
@@ -86,7 +88,7 @@ COUPLET_TEST(promptArrayAndCandidatesGiveOneChoiceEach)
     ServerRig rig;
     const json body = post(rig, "/v1/completions",
                            {{"model", "tiny"}, {"prompt", {"生成一副关于新春、吉祥的七言春联，横批万事如意", "五言春联 龙年", "九言对联，主题是国泰民安"}},
-                            {"n", 2}, {"seed", 11}});
+                            {"n", 2}, {"best_of", 2}, {"seed", 11}});
     CHECK_EQ(body["object"].get<std::string>(), std::string("text_completion"));
     CHECK_EQ(body["model"].get<std::string>(), std::string("tiny"));
     CHECK_EQ(body["choices"].size(), std::size_t{6});
@@ -104,7 +106,7 @@ COUPLET_TEST(promptArrayAndCandidatesGiveOneChoiceEach)
     CHECK_EQ(body["understood"].size(), std::size_t{3});
     CHECK_EQ(body["understood"][0]["keywords"], json({"新春", "吉祥"}));
     CHECK_EQ(body["understood"][0]["hengpi"].get<std::string>(), std::string("万事如意"));
-    // All six were admitted by one step.
+    // best_of = n: one sampled candidate per choice, all six admitted by one step.
     CHECK_EQ(rig.engine->stats().largestAdmission, 6);
 }
 
@@ -132,7 +134,8 @@ COUPLET_TEST(maxTokensCutsAChoiceShort)
 COUPLET_TEST(streamsWholeCharactersThenDone)
 {
     ServerRig rig;
-    const auto events = streamed(rig, "/v1/completions", {{"prompt", {"关于吉祥的七言春联", "上联：春风送暖满山花"}}, {"n", 2}, {"stream", true}});
+    const auto events = streamed(rig, "/v1/completions",
+                                 {{"prompt", {"关于吉祥的七言春联", "上联：春风送暖满山花"}}, {"n", 2}, {"best_of", 2}, {"stream", true}});
     CHECK(events.done);
     std::vector<std::string> text(4);
     std::vector<std::string> finish(4);
@@ -151,6 +154,33 @@ COUPLET_TEST(streamsWholeCharactersThenDone)
         CHECK_EQ(finish[i], std::string("stop"));
     }
     CHECK(text[2].rfind("上联：春风送暖满山花\n", 0) == 0);
+}
+
+// By default a choice is the reranked best of kRerankFactor candidates, known
+// only once they all ended: a stream sends each chosen couplet whole, in one
+// event, and the same couplets as the whole response.
+COUPLET_TEST(streamedChoicesOfARerankedRequestArriveWhole)
+{
+    ServerRig rig;
+    const json request{{"prompt", "关于吉祥的七言春联"}, {"n", 2}, {"seed", 3}};
+    const json whole = post(rig, "/v1/completions", request);
+    json streaming = request;
+    streaming["stream"] = true;
+    const auto events = streamed(rig, "/v1/completions", streaming);
+    CHECK(events.done);
+    std::vector<std::string> text(2);
+    std::vector<int> pieces(2, 0);
+    for (const auto& chunk : events.chunks)
+        for (const auto& c : chunk["choices"]) {
+            const auto i = c["index"].get<std::size_t>();
+            if (c["text"].get<std::string>().empty()) continue;
+            text[i] += c["text"].get<std::string>();
+            ++pieces[i];
+        }
+    for (std::size_t i = 0; i < 2; ++i) {
+        CHECK_EQ(pieces[i], 1);
+        CHECK_EQ(text[i], whole["choices"][i]["text"].get<std::string>());
+    }
 }
 
 COUPLET_TEST(chatCompletionsWholeAndStreamed)
@@ -201,7 +231,9 @@ COUPLET_TEST(modelsHealthAndMetrics)
     CHECK(m.find("couplet_requests_total{endpoint=\"/v1/completions\",outcome=\"ok\"} 2\n") != std::string::npos);
     CHECK(m.find("couplet_requests_total{endpoint=\"/v1/completions\",outcome=\"invalid\"} 1\n") != std::string::npos);
     CHECK(std::regex_search(m, std::regex("couplet_generated_tokens_total [1-9][0-9]*\n")));
-    CHECK(m.find("couplet_time_to_first_token_seconds_count 2\n") != std::string::npos);
+    // Observed per sampled candidate: two requests of one couplet, each the best of kRerankFactor.
+    CHECK(m.find("couplet_time_to_first_token_seconds_count " + std::to_string(2 * kRerankFactor) + "\n")
+          != std::string::npos);
     CHECK(m.find("couplet_request_duration_seconds_count 2\n") != std::string::npos);
     CHECK(m.find("couplet_queue_depth 0\n") != std::string::npos);
     CHECK(m.find("couplet_batch_occupancy ") != std::string::npos);

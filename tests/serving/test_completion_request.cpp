@@ -6,6 +6,7 @@
 #include "response_format.h"
 #include "serving_job.h"
 #include "serving_metrics.h"
+#include "spring_festival.h"
 #include "utf8.h"
 
 #include <nlohmann/json.hpp>
@@ -73,9 +74,16 @@ COUPLET_TEST(coupletObjectOverridesTheParse)
     CHECK_EQ(r.prompts[0].source, std::string("couplet"));
     r = CompletionRequestParser::parse(R"({"prompt":"关于春节","couplet":{"keywords":["龙年","吉祥"]}})", Endpoint::Completions);
     CHECK_EQ(r.prompts[0].parsed.spec.keywords, std::string("龙年 吉祥"));
-    CHECK_EQ(r.prompts[0].parsed.spec.year, 0);
+    CHECK_EQ(r.prompts[0].parsed.spec.year, comingSpringFestivalYear()); // a couplet is for the coming festival
     r = CompletionRequestParser::parse(R"({"prompt":"关于开业","couplet":{"year":2027}})", Endpoint::Completions);
     CHECK_EQ(r.prompts[0].parsed.spec.year, 2027);
+    r = CompletionRequestParser::parse(R"({"prompt":"关于开业","couplet":{"year":null}})", Endpoint::Completions);
+    CHECK_EQ(r.prompts[0].parsed.spec.year, 0); // null or 0: no year
+    r = CompletionRequestParser::parse(R"({"prompt":"关于开业","couplet":{"year":0}})", Endpoint::Completions);
+    CHECK_EQ(r.prompts[0].parsed.spec.year, 0);
+    r = CompletionRequestParser::parse(R"({"prompt":"九言春联，关于开业"})", Endpoint::Completions);
+    CHECK_EQ(r.prompts[0].parsed.spec.year, comingSpringFestivalYear());
+    CHECK_EQ(r.prompts[0].parsed.spec.length, 9); // Han characters (LineShape): the mark is not counted
     CHECK(r.prompts[0].parsed.spec.style.empty()); // the model's default
     r = CompletionRequestParser::parse(R"({"prompt":"关于开业","couplet":{"style":"modern"}})", Endpoint::Completions);
     CHECK_EQ(r.prompts[0].parsed.spec.style, std::string("modern"));
@@ -110,12 +118,28 @@ COUPLET_TEST(malformedJsonNamesTheByte)
     CHECK(messageOf(overflowError).find("number overflow") != std::string::npos);
 }
 
+// n couplets chosen from best_of candidates, each prompt's spec saying both.
+COUPLET_TEST(bestOfAndRerankReachTheSpec)
+{
+    const auto r = CompletionRequestParser::parse(R"({"prompt":"龙年","n":2,"best_of":5,"couplet":{"rerank":false}})",
+                                                  Endpoint::Completions);
+    CHECK_EQ(r.prompts.at(0).parsed.spec.candidates, 2);
+    CHECK_EQ(r.prompts.at(0).parsed.spec.bestOf, 5);
+    CHECK(!r.prompts.at(0).parsed.spec.rerank);
+    const auto plain = CompletionRequestParser::parse(R"({"prompt":"龙年"})", Endpoint::Completions);
+    CHECK_EQ(plain.prompts.at(0).parsed.spec.bestOf, 0);
+    CHECK(plain.prompts.at(0).parsed.spec.rerank);
+}
+
 COUPLET_TEST(wrongTypesNameTheField)
 {
     const std::pair<const char*, const char*> cases[] = {
         {R"({"prompt":"龙年","n":"2"})", "n"},
         {R"({"prompt":"龙年","n":1.5})", "n"},
         {R"({"prompt":"龙年","n":99})", "n"},
+        {R"({"prompt":"龙年","n":3,"best_of":2})", "best_of"},
+        {R"({"prompt":"龙年","best_of":65})", "best_of"},
+        {R"({"prompt":"龙年","couplet":{"rerank":"no"}})", "couplet.rerank"},
         {R"({"prompt":"龙年","stream":"yes"})", "stream"},
         {R"({"prompt":"龙年","temperature":"hot"})", "temperature"},
         {R"({"prompt":"龙年","temperature":3})", "temperature"},
@@ -285,8 +309,8 @@ COUPLET_TEST(servingJobGathersTextButNotTheEnd)
                                        job.deliver(0, "春风");
                                        job.deliver(0, "\n");
                                        job.deliver(1, "瑞");
-                                       job.finish(0, SequenceResult{}, false);
-                                       job.finish(1, SequenceResult{}, true);
+                                       job.finish(0, CandidateSequence{});
+                                       job.finish(1, CandidateSequence{RequestStatus::Done, {}, true, {}});
                                    });
     CHECK(s < 60);
     CHECK(job.done());
@@ -306,7 +330,7 @@ COUPLET_TEST(servingJobWaitForEndReturnsAtTheEnd)
     const double s = secondsWaited([&] { job.waitForEnd(std::chrono::minutes(3)); },
                                    [&] {
                                        job.deliver(0, "春");
-                                       job.finish(0, SequenceResult{}, false);
+                                       job.finish(0, CandidateSequence{});
                                    });
     CHECK(s < 60);
     const auto outcomes = job.outcomes();

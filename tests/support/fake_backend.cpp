@@ -3,6 +3,7 @@
 #include "fake_decoder.h"
 #include "fake_policy.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <thread>
 
@@ -55,9 +56,15 @@ Couplet FakeBackend::coupletOf(const TokenPolicy& policy) const
     return c;
 }
 
+void FakeBackend::rerank(const GenerationSpec&, std::vector<Couplet>& candidates) const
+{
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](const Couplet& a, const Couplet& b) { return a.score > b.score; });
+}
+
 BackendLoader fakeLoader(std::shared_ptr<FakeBackend> backend)
 {
-    return [backend](const std::filesystem::path& dir, const DeviceOptions&) -> std::shared_ptr<EngineBackend> {
+    return [backend](const std::filesystem::path& dir, const DeviceOptions&) -> std::shared_ptr<CoupletGenerator> {
         if (dir == "missing")
             throw std::runtime_error("missing: no config.json in the model folder");
         return backend;

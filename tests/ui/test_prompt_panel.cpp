@@ -76,6 +76,8 @@ private Q_SLOTS:
     {
         QCOMPARE(PromptPanel::comingYear(QDate(2026, 12, 5)), 2027);
         QCOMPARE(PromptPanel::comingYear(QDate(2027, 1, 20)), 2027); // 春节 2027 is on 6 February
+        QCOMPARE(PromptPanel::comingYear(QDate(2027, 2, 6)), 2027); // the festival's own day
+        QCOMPARE(PromptPanel::comingYear(QDate(2027, 2, 7)), 2028); // the next day: the next festival
         QCOMPARE(PromptPanel::comingYear(QDate(2027, 3, 1)), 2028);
         PromptPanel panel;
         QCOMPARE(panel.spec().year, PromptPanel::comingYear(QDate::currentDate()));

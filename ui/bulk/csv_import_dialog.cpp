@@ -24,7 +24,8 @@ namespace couplet {
 namespace {
 
 constexpr ColumnRole kRoles[] = {ColumnRole::Id, ColumnRole::Keywords, ColumnRole::Upper, ColumnRole::Acrostic,
-                                 ColumnRole::Length, ColumnRole::Hengpi, ColumnRole::Style};
+                                 ColumnRole::Length, ColumnRole::Hengpi, ColumnRole::Year,
+                                 ColumnRole::Style};
 
 QString roleLabel(ColumnRole role)
 {
@@ -36,6 +37,7 @@ QString roleLabel(ColumnRole role)
     case ColumnRole::Acrostic: return CsvImportDialog::tr("藏头 acrostic");
     case ColumnRole::Length: return CsvImportDialog::tr("字数 length");
     case ColumnRole::Hengpi: return CsvImportDialog::tr("横批 hengpi");
+    case ColumnRole::Year: return CsvImportDialog::tr("年份 year");
     case ColumnRole::Style: return CsvImportDialog::tr("风格 style");
     }
     return {};

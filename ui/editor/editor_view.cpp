@@ -169,9 +169,12 @@ QString EditorView::explainScore(double score, const ScoreParts& parts)
     const auto term = [](double v) { return (v < 0 ? QStringLiteral("− ") : QStringLiteral("+ ")) + QString::number(std::abs(v), 'f', 2); };
     return tr("Score %1 = model %2 (mean log-probability)\n"
               "%3 对仗 (aligned pairs)\n%4 平仄 (tone pattern)\n%5 keywords\n"
-              "%6 repeated characters\n%7 clichés (shared with the other candidates)")
+              "%6 repeated characters\n%7 clichés (shared with the other candidates)\n"
+              "%8 words (loose characters, torn keywords)\n%9 对仗 word by word\n%10 theme\n%11 melancholy")
         .arg(QString::number(score, 'f', 2), QString::number(parts.logProb, 'f', 2), term(parts.duizhang), term(parts.tone),
-             term(parts.keywords), term(parts.repetition), term(parts.cliche));
+             term(parts.keywords), term(parts.repetition), term(parts.cliche), term(parts.looseWords + parts.tornKeywords),
+             term(parts.wordDuizhang))
+        .arg(term(parts.theme), term(parts.melancholy));
 }
 
 void EditorView::finishCandidate(quint64 requestId, int candidate, const CoupletText& text,

@@ -75,7 +75,9 @@ MainWindow::MainWindow(HistoryModel* history, QWidget* parent)
 {
     buildCentral();
     buildMenus();
-    statusBar()->addWidget(m_modelLabel, 1);
+    // Permanent, both: a temporary message (a history error, a finished bulk
+    // job) then takes the space to their left instead of being drawn over them.
+    statusBar()->addPermanentWidget(m_modelLabel);
     statusBar()->addPermanentWidget(m_throughputLabel);
     m_preview->setCouplet(kSampleCouplet);
     m_editor->showCouplet(kSampleCouplet);

@@ -13,6 +13,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "spring_festival.h"
 #include "zodiac.h"
 
 #include <climits>
@@ -20,7 +21,7 @@
 namespace couplet {
 namespace {
 
-constexpr int kLengths[] = {5, 7, 9, 0};   // 0 = free length
+constexpr int kLengths[] = {5, 7, 9, 11, 0}; // Han characters (a 九言 line's mark does not count); 0 = free length
 constexpr int kMaxHengpiChars = 4;
 
 QString settingsKey(const char* name) { return QStringLiteral("prompt/") + QLatin1String(name); }
@@ -97,7 +98,8 @@ void PromptPanel::retranslateUi()
     m_length->setItemText(0, tr("5 characters"));
     m_length->setItemText(1, tr("7 characters"));
     m_length->setItemText(2, tr("9 characters"));
-    m_length->setItemText(3, tr("Free length"));
+    m_length->setItemText(3, tr("11 characters"));
+    m_length->setItemText(4, tr("Free length"));
     m_year->setItemText(0, tr("Any year"));
     for (int i = 1; i < m_year->count(); ++i)
         m_year->setItemText(i, yearText(m_year->itemData(i).toInt()));
@@ -161,7 +163,7 @@ void PromptPanel::setSpec(const GenerationSpec& spec)
                                                                 : spec.acrostic;
     m_text->setText(QString::fromStdString(text));
     const int lengthIndex = m_length->findData(spec.length);
-    m_length->setCurrentIndex(lengthIndex < 0 ? 3 : lengthIndex);
+    m_length->setCurrentIndex(lengthIndex < 0 ? m_length->findData(0) : lengthIndex);
     m_candidates->setValue(spec.candidates);
     m_hengpi->setText(QString::fromStdString(spec.hengpi));
     m_tone->setChecked(spec.tonePattern);
@@ -244,7 +246,9 @@ void PromptPanel::restoreSettings(const QSettings& settings)
 
 int PromptPanel::comingYear(const QDate& today)
 {
-    return today.month() >= 3 ? today.year() + 1 : today.year();
+    using namespace std::chrono;
+    return comingSpringFestivalYear(year_month_day{year{today.year()}, month{static_cast<unsigned>(today.month())},
+                                                   day{static_cast<unsigned>(today.day())}});
 }
 
 QString PromptPanel::yearText(int year)

@@ -1,0 +1,78 @@
+#include "word_terms.h"
+
+#include "word_table.h"
+
+namespace couplet {
+namespace {
+
+int looseCharactersOf(const WordTable& table, std::u32string_view line)
+{
+    int loose = 0;
+    for (const auto clause : clausesOf(line)) {
+        int run = 0;
+        for (int len : table.segment(clause)) {
+            if (len == 1) {
+                ++run;
+                continue;
+            }
+            if (run >= 2) loose += run;
+            run = 0;
+        }
+        if (run >= 2) loose += run;
+    }
+    return loose;
+}
+
+// Whether `keyword` stands in `line` torn: a word of the line's split holds
+// part of it and part of what is around it (万家 / 和气 tears 家和). A word
+// that holds it whole (生意兴隆 for 生意) keeps it.
+bool tearsKeyword(const WordTable& table, std::u32string_view line, std::u32string_view keyword)
+{
+    for (const auto clause : clausesOf(line)) {
+        const auto start = clause.find(keyword);
+        if (start == std::u32string_view::npos) continue;
+        const auto end = start + keyword.size();
+        std::size_t a = 0;
+        for (int len : table.segment(clause)) {
+            const auto b = a + static_cast<std::size_t>(len);
+            const bool overlaps = a < end && b > start;
+            const bool holdsIt = a <= start && b >= end, insideIt = a >= start && b <= end;
+            if (overlaps && !holdsIt && !insideIt) return true;
+            a = b;
+        }
+        return false;
+    }
+    return false;
+}
+
+} // namespace
+
+WordTerms wordTermsOf(const WordTable& table, std::u32string_view upper, std::u32string_view lower,
+                      const std::vector<std::u32string>& keywords)
+{
+    WordTerms t;
+    if (table.empty()) return t;
+    t.looseCharacters = looseCharactersOf(table, upper) + looseCharactersOf(table, lower);
+    for (const auto& k : keywords)
+        if (k.size() >= 2) t.tornKeywords += tearsKeyword(table, upper, k) + tearsKeyword(table, lower, k);
+    const auto ups = clausesOf(upper), downs = clausesOf(lower);
+    int words = 0, matched = 0;
+    for (std::size_t c = 0; c < ups.size() && c < downs.size(); ++c) {
+        if (ups[c].size() != downs[c].size()) continue;
+        std::size_t p = 0;
+        for (int len : table.segment(ups[c])) {
+            const auto n = static_cast<std::size_t>(len);
+            if (len >= 2) {
+                ++words;
+                const auto* up = table.find(ups[c].substr(p, n));
+                const auto* down = table.find(downs[c].substr(p, n));
+                matched += up != nullptr && down != nullptr && up->pos == down->pos;
+            }
+            p += n;
+        }
+    }
+    if (words > 0) t.matchedWords = static_cast<double>(matched) / words;
+    return t;
+}
+
+} // namespace couplet

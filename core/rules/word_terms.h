@@ -1,0 +1,28 @@
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace couplet {
+
+class WordTable;
+
+// What the words of a couplet say about it (WordTable's split of each line).
+struct WordTerms {
+    // Characters in runs of two or more that make no word of the table
+    // (五景, 福光): made-up words read this way.
+    int looseCharacters = 0;
+    // Keywords split across words (万家 / 和 / 气 tears 家和; 生意兴隆 holds 生意 whole).
+    int tornKeywords = 0;
+    // 对仗 word by word: the share of the 上联's words of two or more
+    // characters whose 下联 counterpart, in the same places, is a word of the
+    // same part of speech (丰登 / 盛誉: both words, verb against noun); 0.5
+    // when the 上联 has none.
+    double matchedWords = 0.5;
+};
+
+WordTerms wordTermsOf(const WordTable& table, std::u32string_view upper, std::u32string_view lower,
+                      const std::vector<std::u32string>& keywords);
+
+} // namespace couplet

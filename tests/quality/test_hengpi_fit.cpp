@@ -1,0 +1,186 @@
+// 横批 that fit: an occasion's own phrases only over its couplets (no 金玉良缘
+// over a household's spring couplet), its own first; none that repeats a word
+// of the couplet; the year's animal only, whatever the lines name.
+#include "couplet_constraints.h"
+#include "couplet_model.h"
+#include "generate.h"
+#include "hengpi_list.h"
+#include "occasion.h"
+#include "prompt_case.h"
+#include "spring_festival.h"
+#include "tone_table.h"
+#include "utf8.h"
+#include "vocab.h"
+#include "zodiac.h"
+
+#include <check.h>
+
+#include <algorithm>
+#include <set>
+
+using namespace couplet;
+
+namespace {
+
+std::vector<char32_t> characters(std::u32string_view text)
+{
+    return {text.begin(), text.end()};
+}
+
+struct Rig {
+    Vocab vocab{characters(U"金玉良缘开业大吉五福临门春回地马年羊祥送旧迎新岁生意兴隆满堂")};
+    ToneTable tones;
+    TokenClasses classes{vocab, tones};
+    PhraseTrie trie;
+    Rig()
+    {
+        add(U"金玉良缘", kOccasionWedding);
+        add(U"开业大吉", kOccasionBusiness);
+        add(U"生意兴隆", kOccasionBusiness | kOccasionShared);
+        add(U"五福临门", 0);
+        add(U"春回大地", 0);
+        add(U"马年大吉", 0);
+        add(U"羊年吉祥", 0);
+    }
+    void add(std::u32string_view p, unsigned occasions)
+    {
+        trie.insert(vocab.encode(utf8::encode(std::u32string(p))), zodiacOf(p), occasions);
+    }
+    // The 横批 a couplet of `upper` / `lower` may take, as the sorted set of
+    // the phrases still reachable after each first character.
+    std::set<std::u32string> hengpiFor(ConstraintSpec spec, std::u32string_view upper, std::u32string_view lower) const
+    {
+        spec.length = static_cast<int>(upper.size());
+        std::set<std::u32string> out;
+        for (const auto& e : trie.phrases()) {
+            CoupletConstraints c(classes, trie, spec);
+            for (char32_t ch : upper) c.advance(vocab.id(ch));
+            c.advance(tok::kLower);
+            for (char32_t ch : lower) c.advance(vocab.id(ch));
+            c.advance(tok::kHengpi);
+            bool fits = true;
+            for (int t : e.tokens) {
+                const auto& allowed = c.allowed();
+                if (std::find(allowed.begin(), allowed.end(), t) == allowed.end()) {
+                    fits = false;
+                    break;
+                }
+                c.advance(t);
+            }
+            if (fits) out.insert(utf8::decode(vocab.decode(e.tokens)));
+        }
+        return out;
+    }
+};
+
+} // namespace
+
+COUPLET_TEST(promptsNameTheirOccasions)
+{
+    CHECK_EQ(occasionsOf(U"新婚 喜庆"), unsigned(kOccasionWedding));
+    CHECK_EQ(occasionsOf(U"开业 大吉"), unsigned(kOccasionBusiness));
+    CHECK_EQ(occasionsOf(U"乔迁"), unsigned(kOccasionMoving));
+    CHECK_EQ(occasionsOf(U"医院 健康"), unsigned(kOccasionHealth));
+    CHECK_EQ(occasionsOf(U"教师"), unsigned(kOccasionSchool));
+    CHECK_EQ(occasionsOf(U"农家 丰收"), unsigned(kOccasionFarming));
+    CHECK_EQ(occasionsOf(U"科技"), unsigned(kOccasionTechnology));
+    CHECK_EQ(occasionsOf(U"五福 平安 团圆"), 0u);
+    CHECK(occasionNamed("wedding") == unsigned(kOccasionWedding));
+    CHECK(occasionNamed("any") == kOccasionShared);
+    CHECK(!occasionNamed("funeral").has_value());
+}
+
+COUPLET_TEST(anOccasionsHengpiOnlyOverItsCouplets)
+{
+    const Rig r;
+    ConstraintSpec plain;
+    const auto home = r.hengpiFor(plain, U"五福迎新岁", U"春回满玉堂");
+    CHECK(home.count(U"金玉良缘") == 0); // shares 玉 with the couplet, but it is no wedding
+    CHECK(home.count(U"开业大吉") == 0);
+    CHECK(home.count(U"生意兴隆") == 1); // a shop's phrase every household hangs too
+    ConstraintSpec shop;
+    shop.occasions = kOccasionBusiness;
+    // A shop's couplet takes its own: 开业大吉 and 生意兴隆 only.
+    CHECK(r.hengpiFor(shop, U"五福迎新岁", U"春回满玉堂") == (std::set<std::u32string>{U"开业大吉", U"生意兴隆"}));
+    ConstraintSpec wedding;
+    wedding.occasions = kOccasionWedding;
+    CHECK(r.hengpiFor(wedding, U"五福迎新岁", U"春回满玉堂") == std::set<std::u32string>{U"金玉良缘"});
+}
+
+COUPLET_TEST(noHengpiRepeatsAWordOfTheCouplet)
+{
+    const Rig r;
+    ConstraintSpec plain;
+    const auto fit = r.hengpiFor(plain, U"春回迎新岁", U"五福满玉堂");
+    CHECK(fit.count(U"春回大地") == 0); // 春回 is the 上联's
+    CHECK(fit.count(U"五福临门") == 0); // 五福 is the 下联's
+    CHECK(fit.count(U"生意兴隆") == 1);
+    // When every phrase repeats one, the rule gives way rather than leave none.
+    ConstraintSpec wedding;
+    wedding.occasions = kOccasionWedding;
+    CHECK(r.hengpiFor(wedding, U"金玉迎新岁", U"良缘满春堂") == std::set<std::u32string>{U"金玉良缘"});
+}
+
+COUPLET_TEST(theHengpiNamesTheYearsAnimalWhateverTheLinesName)
+{
+    const Rig r;
+    ConstraintSpec spec;
+    spec.mixedZodiac = true;  // 金马送旧岁 sees the horse off
+    spec.hengpiAnimal = zodiacOfYear(2027); // 羊
+    const auto fit = r.hengpiFor(spec, U"金马送旧岁", U"玉羊迎新春");
+    CHECK(fit.count(U"马年大吉") == 0);
+    CHECK(fit.count(U"羊年吉祥") == 1);
+    spec.hengpiAnimal = -1; // no year: the lines' animals rule, all of them when mixed
+    CHECK(r.hengpiFor(spec, U"金马送旧岁", U"玉羊迎新春").count(U"马年大吉") == 1);
+    ConstraintSpec one;
+    one.hengpiAnimal = zodiacOfYear(2027);
+    CHECK(r.hengpiFor(one, U"金马送旧岁", U"玉兴迎新春").count(U"马年大吉") == 0); // the 上联's horse is no year
+}
+
+COUPLET_TEST(theShippedListTagsItsOccasions)
+{
+    const auto list = HengpiList::load(CoupletModel::defaultModelDir() / "hengpi.txt");
+    const auto occasionsOfPhrase = [&](std::u32string_view text) -> long {
+        for (const auto& p : list.phrases())
+            if (p.text == text) return p.occasions;
+        return -1; // not in the list
+    };
+    CHECK_EQ(occasionsOfPhrase(U"金玉良缘"), long(kOccasionWedding));
+    CHECK_EQ(occasionsOfPhrase(U"美满姻缘"), long(kOccasionWedding));
+    CHECK_EQ(occasionsOfPhrase(U"开业大吉"), long(kOccasionBusiness));
+    CHECK_EQ(occasionsOfPhrase(U"妙手回春"), long(kOccasionHealth));
+    CHECK_EQ(occasionsOfPhrase(U"乔迁之喜"), long(kOccasionMoving));
+    CHECK_EQ(occasionsOfPhrase(U"桃李芬芳"), long(kOccasionSchool));
+    CHECK_EQ(occasionsOfPhrase(U"五谷丰登"), long(kOccasionFarming | kOccasionShared));
+    CHECK_EQ(occasionsOfPhrase(U"五福临门"), 0L);
+    CHECK_EQ(occasionsOfPhrase(U"香消玉殒"), -1L); // a beauty's death is no blessing
+    CHECK_EQ(occasionsOfPhrase(U"卖国求荣"), -1L);
+}
+
+COUPLET_TEST(shippedModelHangsTheOccasionsHengpi)
+{
+    const auto model = CoupletModel::load(CoupletModel::defaultModelDir(), DeviceOptions{"cpu", false, 2});
+    const auto list = HengpiList::load(CoupletModel::defaultModelDir() / "hengpi.txt");
+    auto decoder = model->makeDecoder();
+    const auto tagged = [&](const std::string& hengpi) -> unsigned {
+        for (const auto& p : list.phrases())
+            if (utf8::encode(p.text) == hengpi) return p.occasions;
+        return 0;
+    };
+    struct Case {
+        const char* keywords;
+        unsigned occasion;
+    };
+    for (const Case& k : {Case{"开业", kOccasionBusiness}, Case{"新婚", kOccasionWedding}, Case{"医院", kOccasionHealth},
+                          Case{"乔迁", kOccasionMoving}, Case{"平安 团圆", 0u}}) {
+        GenerationSpec spec = testing::PromptCase{PromptMode::Keywords, k.keywords, 7}.unrankedSpec(6);
+        spec.sampling.seed = 21;
+        spec.year = 2027;
+        for (const auto& c : generateCouplets(*model, *decoder, spec)) {
+            const unsigned occasions = tagged(c.hengpi);
+            if (k.occasion != 0) CHECK((occasions & k.occasion) != 0);
+            else CHECK(occasions == 0 || (occasions & kOccasionShared) != 0);
+            CHECK(c.hengpi.find("马") == std::string::npos && c.hengpi.find("龙") == std::string::npos);
+        }
+    }
+}
