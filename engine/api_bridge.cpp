@@ -33,7 +33,7 @@ std::shared_ptr<ServingJob> ApiBridge::submit(const std::vector<GenerationSpec>&
         throw QueueFull{before};
     }
     const quint64 id = m_engine.allocateId();
-    auto job = std::make_shared<ServingJob>(id, int(specs.size()) * n);
+    auto job = std::make_shared<ServingJob>(id, int(specs.size()) * n, sequenceScripts(specs, n));
     m_engine.submitApi(ApiJob(id, job, specs, n, maxTokens, m_outstanding, m_metrics));
     return job;
 }

@@ -15,6 +15,12 @@ packages=(
   # the HTTP server, the Redis queue worker and its tests (which start their
   # own redis-server), oneDNN
   libcpp-httplib-dev libhiredis-dev redis-server libdnnl-dev
+  # Traditional characters: OpenCC (its s2t/s2tw/s2twp/s2hk configurations
+  # are in libopencc-data, its dictionaries in libopencc1.1, both pulled in by
+  # libopencc-dev on Debian 12 and 13)
+  libopencc-dev
+  # the AppStream metadata's test (appstreamcli validate)
+  appstream
   # Qt 6; Qt6Charts needs Qt6OpenGL, which qt6-charts-dev does not pull in
   # without recommends on Debian 12 (on 13 qt6-base-dev provides it)
   qt6-base-dev qt6-charts-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools

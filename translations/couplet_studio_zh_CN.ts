@@ -202,7 +202,7 @@
     </message>
 </context>
 <context>
-    <name>couplet::ClusterBulkWorker</name>
+    <name>couplet::ClusterBulkProducer</name>
     <message>
         <source>Another job is running on the workers; cancel it first.</source>
         <translation>工作进程上已有另一个任务在运行；请先取消它。</translation>
@@ -360,6 +360,18 @@
     <message>
         <source>Workers&apos; Redis: %1</source>
         <translation>工作进程的 Redis：%1</translation>
+    </message>
+    <message>
+        <source>嵌名 name to embed (two characters)</source>
+        <translation>嵌名（两个字的名字）</translation>
+    </message>
+    <message>
+        <source>嵌名位置 name position (1-6, last, 燕颔 …)</source>
+        <translation>嵌名位置（1-6、末字或燕颔等）</translation>
+    </message>
+    <message>
+        <source>繁简 script (simplified, traditional, taiwan, hongkong)</source>
+        <translation>繁简（简体、繁体、台湾、香港）</translation>
     </message>
 </context>
 <context>
@@ -749,10 +761,6 @@
         <translation>给上联（对下联）</translation>
     </message>
     <message>
-        <source>Acrostic (藏头)</source>
-        <translation>藏头</translation>
-    </message>
-    <message>
         <source>5 characters</source>
         <translation>五言</translation>
     </message>
@@ -837,10 +845,6 @@
         <translation>例如：春回大地千山秀</translation>
     </message>
     <message>
-        <source>e.g. 新春 (first characters of 上联 and 下联)</source>
-        <translation>例如：新春（上下联的首字）</translation>
-    </message>
-    <message>
         <source>Enter the text for this mode first.</source>
         <translation>请先输入此模式所需的文字。</translation>
     </message>
@@ -879,6 +883,82 @@
     <message>
         <source>Year</source>
         <translation>年份</translation>
+    </message>
+    <message>
+        <source>Name (嵌名, 藏头)</source>
+        <translation>嵌名（藏头）</translation>
+    </message>
+    <message>
+        <source>1st character: 鹤顶格 (藏头)</source>
+        <translation>第一字：鹤顶格（藏头）</translation>
+    </message>
+    <message>
+        <source>2nd: 燕颔格</source>
+        <translation>第二字：燕颔格</translation>
+    </message>
+    <message>
+        <source>3rd: 鸢肩格</source>
+        <translation>第三字：鸢肩格</translation>
+    </message>
+    <message>
+        <source>4th: 蜂腰格</source>
+        <translation>第四字：蜂腰格</translation>
+    </message>
+    <message>
+        <source>5th: 鹤膝格 (7 or 9 characters)</source>
+        <translation>第五字：鹤膝格（七言或九言）</translation>
+    </message>
+    <message>
+        <source>6th: 凫胫格 (7 or 9 characters)</source>
+        <translation>第六字：凫胫格（七言或九言）</translation>
+    </message>
+    <message>
+        <source>Last: 雁足格</source>
+        <translation>末字：雁足格</translation>
+    </message>
+    <message>
+        <source>Where the name stands: its first character in the 上联, its second in the 下联. A name has two characters; for a full name such as 张德顺 enter the given name 德顺.</source>
+        <translation>名字嵌在哪个位置：第一个字在上联，第二个字在下联。名字为两个字；全名如张德顺请输入名字德顺。</translation>
+    </message>
+    <message>
+        <source>Name position</source>
+        <translation>嵌名位置</translation>
+    </message>
+    <message>
+        <source>Characters</source>
+        <translation>简繁</translation>
+    </message>
+    <message>
+        <source>Simplified 简体</source>
+        <translation>简体</translation>
+    </message>
+    <message>
+        <source>Traditional 繁體</source>
+        <translation>繁體</translation>
+    </message>
+    <message>
+        <source>Taiwan 臺灣正體</source>
+        <translation>臺灣正體</translation>
+    </message>
+    <message>
+        <source>Taiwan, with its modern words (s2twp)</source>
+        <translation>臺灣正體，含台湾用语（s2twp）</translation>
+    </message>
+    <message>
+        <source>Hong Kong 香港繁體</source>
+        <translation>香港繁體</translation>
+    </message>
+    <message>
+        <source>The model writes Simplified; the chosen couplet is converted by phrase (OpenCC), so that 头发 becomes 頭髮 and 发展 發展.</source>
+        <translation>模型以简体撰写；选定的春联按词转换（OpenCC），头发写作頭髮，发展写作發展。</translation>
+    </message>
+    <message>
+        <source>e.g. 德顺 (one character in 上联, one in 下联)</source>
+        <translation>如 德顺（上联一字，下联一字）</translation>
+    </message>
+    <message>
+        <source>A name to embed has two characters, one for each line; &quot;%1&quot; has %2. For a full name such as 张德顺 enter the given name, 德顺.</source>
+        <translation>嵌名为两个字，上下联各一字；“%1”有 %2 个字。全名如张德顺请输入名字德顺。</translation>
     </message>
 </context>
 <context>
@@ -1050,6 +1130,10 @@
     <message>
         <source> (+%1 more)</source>
         <translation>（另有 %1 个）</translation>
+    </message>
+    <message>
+        <source>嵌名 %1: %2</source>
+        <translation>嵌名 %1：%2</translation>
     </message>
 </context>
 <context>

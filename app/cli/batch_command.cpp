@@ -36,7 +36,10 @@ void printHelp()
            "\n"
            "Input columns, named in Chinese or English (case and spaces ignored):\n"
            "  关键词/keywords  上联/upper  藏头/acrostic  字数/length  横批/hengpi  id\n"
-           "A row uses 上联 when filled, else 藏头, else 关键词. Other columns are copied through.\n"
+           "  嵌名/embed (a two-character name)  嵌名位置/position (1-6, last, or 燕颔 ...; default --at)\n"
+           "  繁简/script (simplified, traditional, taiwan, taiwan-phrases, hongkong; default --script)\n"
+           "A row uses 上联 when filled, else 藏头, else 嵌名, else 关键词. Other columns are copied\n"
+           "through. A 嵌名 of three or four characters makes the row invalid: give the two to embed.\n"
            "\n"
            "options:\n"
            "  -o, --output PATH     output file (required); .jsonl or .ndjson gives JSON Lines\n"
@@ -48,8 +51,8 @@ void printHelp()
            "  --english-headers     name the added columns upper, lower, hengpi (default 上联 ...)\n"
            "  --keep-formulas       do not defuse cells that begin with = + - @ (default: a leading\n"
            "                        ' is added, against CSV formula injection)\n"
-           "  --map ROLE=COL[;...]  map columns by hand: ROLE is keywords, upper, acrostic, length,\n"
-           "                        hengpi or id; COL a header name or a 0-based column number,\n"
+           "  --map ROLE=COL[;...]  map columns by hand: ROLE is keywords, upper, acrostic, embed,\n"
+           "                        position, script, length, hengpi or id; COL a header name or a 0-based column number,\n"
            "                        e.g. --map \"upper=上句;length=2\"\n"
         << decodingOptionsHelp({"characters per line when a row has no 字数 (default 7; 0 free)",
                                 "old spelling of --candidates: candidates sampled per row, the best kept",

@@ -2,6 +2,7 @@
 
 #include "couplet_style.h"
 #include "couplet_generator.h"
+#include "embed_position.h"
 #include "spring_festival.h"
 #include "zodiac.h"
 
@@ -72,8 +73,24 @@ void takeSamplingOptions(Args& args, SamplingSettings& s)
     s.repetitionPenalty = static_cast<float>(args.number("repetition-penalty", s.repetitionPenalty));
 }
 
+int takeEmbedPosition(Args& args)
+{
+    if (!args.has("at")) return 1;
+    const std::string text = args.value("at");
+    const auto at = parseEmbedPosition(text);
+    if (!at) throw UsageError("--at must be one of " + embedPositionList() + " (a number or a name), not '" + text + "'");
+    return *at;
+}
+
 void takeDecodingOptions(Args& args, GenerationSpec& spec)
 {
+    spec.embedAt = takeEmbedPosition(args);
+    if (args.has("script")) {
+        const std::string script = args.value("script");
+        const auto parsed = parseOutputScript(script);
+        if (!parsed) throw UsageError("--script must be " + std::string(outputScriptChoices()) + ", not '" + script + "'");
+        spec.script = *parsed;
+    }
     spec.length = args.integer("length", 7);
     spec.candidates = args.integer("count", 1);
     if (spec.candidates < 1) throw UsageError("--count must be at least 1");
@@ -106,7 +123,13 @@ std::string decodingOptionsHelp(const DecodingHelp& meaning, std::size_t width)
         {"--candidates K", "candidates sampled per couplet returned, the best kept (default "
                                + std::to_string(kRerankFactor) + " when reranking, else 1)"},
         {"--seed N", meaning.seed},
-        {"--tone", "上联 ends on 仄, 下联 on 平"},
+        {"--at POS", "嵌名 position of the name: 1 鹤顶 (藏头, default), 2 燕颔, 3 鸢肩, 4 蜂腰, 5 鹤膝, 6 凫胫, last 雁足; "
+                     "a number, a name (燕颔 or 燕颔格) or its pinyin (yanhan). It must fit the line: 鹤膝 and 凫胫 need 7 characters"},
+        {"--tone", "上联 ends on 仄, 下联 on 平 (with 雁足格, a name against it is refused)"},
+        {"--script S", "characters of the output: simplified (default), traditional (OpenCC s2t), taiwan (s2tw), "
+                       "taiwan-phrases (s2twp: also Taiwan's modern words, 鼠标 -> 滑鼠, but 万象更新 -> 永珍更新) or "
+                       "hongkong (s2hk); converted by phrase (头发 -> 頭髮, 发展 -> 發展), each line keeping its length "
+                       "(else character by character)"},
         {"--free-hengpi", "any 横批 the model writes, not only one from its phrase list"},
         {"--keywords-must-appear", "every keyword appears in the 上联 (constrained decoding)"},
         {"--mixed-zodiac", "more than one year animal may appear (辞旧迎新); by default a couplet names one"},

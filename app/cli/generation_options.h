@@ -22,6 +22,8 @@ enum class KeywordBonusFlag { Taken, NotTaken };
 DecodingWeights takeDecodingWeights(Args& args, KeywordBonusFlag keywordBonus = KeywordBonusFlag::Taken);
 // --year YYYY (0 when absent); throws UsageError outside 1 to kMaxYear.
 int takeYear(Args& args);
+// --at POS, the 嵌名 position (1 when absent); throws UsageError naming the positions.
+int takeEmbedPosition(Args& args);
 
 // --style NAME (festive, modern, verse or classical; empty when absent);
 // throws UsageError for another name. Whether the model has styles is the
@@ -33,7 +35,7 @@ std::string takeStyle(Args& args);
 void takeSamplingOptions(Args& args, SamplingSettings& s);
 
 // The decoding flags `couplet generate` and `couplet batch` share, into
-// `spec`: --length, --count, --seed, --temperature, --top-k, --top-p,
+// `spec`: --at, --length, --count, --seed, --temperature, --top-k, --top-p,
 // --repetition-penalty, --greedy, --tone, --free-hengpi,
 // --keywords-must-appear, --mixed-zodiac, --year, --style, --no-rerank and the weights above.
 // Throws UsageError for a count below 1, a negative seed or a negative

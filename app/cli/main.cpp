@@ -31,6 +31,11 @@ int version()
     const couplet::BlasInfo blas = couplet::detectBlas();
     std::cout << "couplet " << COUPLET_VERSION << "\nlibtorch " << TORCH_VERSION << "\nBLAS: " << blas.name();
     if (!blas.path.empty()) std::cout << ", " << blas.path;
+#ifdef COUPLET_HAVE_RENDER
+    std::cout << "\nposters: yes (generate --poster, QtGui)";
+#else
+    std::cout << "\nposters: no, built without QtGui (install qt6-base-dev and build again)";
+#endif
     std::cout << std::endl;   // before the warning on stderr, in a shared log too
     if (!blas.warning().empty()) std::cerr << blas.warning() << '\n';
     return 0;

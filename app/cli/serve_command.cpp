@@ -22,7 +22,7 @@ void printHelp()
                  "  --host H           address to listen on (default 127.0.0.1: this machine only)\n"
                  "  --port N           TCP port (default 8000; 0 = any free port, printed)\n"
                  "  --api-key KEY      require 'Authorization: Bearer KEY' (default: $COUPLET_API_KEY, else none)\n"
-                 "  --max-batch N      sequences decoded together (default 32)\n"
+                 "  --max-batch N      sequences decoded together (default " << SchedulerSettings{}.maxBatch << ")\n"
                  "  --max-queue N      couplets waiting beyond the running ones before 429 (default 256)\n"
                  "  --batch-window MS  wait this long for more requests when the engine is idle (default 5)\n"
                  "  --timeout S        seconds a request may take, queue included (default 120)\n"

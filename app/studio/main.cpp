@@ -5,7 +5,7 @@
 #include "mainwindow/main_window.h"
 #include "preview/couplet_exporter.h"
 #include "preview/couplet_preview.h"
-#include "preview/couplet_renderer.h"
+#include "couplet_renderer.h"
 #include "prompt/prompt_panel.h"
 
 #include <QApplication>
@@ -173,8 +173,10 @@ int main(int argc, char** argv)
         scheduleSmokeTest(studio);
     studio.loadModel(options.modelDir, options.device);
     for (const QString& keywords : options.prompts) {
+        // The panel's settings, its name to embed (嵌名) included, with these keywords.
         GenerationSpec spec = studio.window()->promptPanel()->spec();
-        spec.mode = PromptMode::Keywords;
+        if (spec.mode != PromptMode::Acrostic)
+            spec.mode = PromptMode::Keywords;
         spec.keywords = keywords.toStdString();
         studio.submit(spec);
     }

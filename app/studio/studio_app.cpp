@@ -11,6 +11,9 @@
 #include "settings/api_server_dialog.h"
 #include "tuning/tuning_panel.h"
 
+#include "embed_position.h"
+#include "script_converter.h"
+
 #include <QApplication>
 #include <QDir>
 #include <QFileInfo>
@@ -22,6 +25,19 @@
 
 namespace couplet {
 namespace {
+
+// A finished candidate's text in the script its request asked for.
+CoupletText shownIn(const CandidateResult& r, OutputScript script)
+{
+    if (script == OutputScript::Simplified)
+        return {r.upper, r.lower, r.hengpi};
+    Couplet c;
+    c.upper = r.upper.toStdString();
+    c.lower = r.lower.toStdString();
+    c.hengpi = r.hengpi.toStdString();
+    c = inScript(c, script);
+    return {QString::fromStdString(c.upper), QString::fromStdString(c.lower), QString::fromStdString(c.hengpi)};
+}
 
 QueueState stateOf(Outcome outcome)
 {
@@ -143,7 +159,11 @@ QString StudioApp::promptText(const GenerationSpec& spec)
     switch (spec.mode) {
     case PromptMode::Keywords: return tr("关键词: %1").arg(QString::fromStdString(spec.keywords));
     case PromptMode::Upper: return tr("上联: %1").arg(QString::fromStdString(spec.upper));
-    case PromptMode::Acrostic: return tr("藏头: %1").arg(QString::fromStdString(spec.acrostic));
+    case PromptMode::Acrostic:
+        if (spec.embedAt != 1)
+            return tr("嵌名 %1: %2").arg(QString::fromStdString(std::string(embedPositionShortName(spec.embedAt))),
+                                       QString::fromStdString(spec.acrostic));
+        return tr("藏头: %1").arg(QString::fromStdString(spec.acrostic));
     }
     return {};
 }
@@ -252,13 +272,15 @@ void StudioApp::onChunks(const QList<TextChunk>& chunks)
 
 void StudioApp::onCandidate(const CandidateResult& r)
 {
-    m_window->editor()->finishCandidate(r.requestId, r.candidate, {r.upper, r.lower, r.hengpi}, r.score,
-                                        r.outcome == Outcome::Failed ? r.error : QString(), r.reranked ? &r.parts : nullptr);
     const auto it = m_tracks.constFind(r.requestId);
+    // Written in Simplified, shown in the script asked for once chosen.
+    const CoupletText text = it == m_tracks.cend() ? CoupletText{r.upper, r.lower, r.hengpi} : shownIn(r, it->spec.script);
+    m_window->editor()->finishCandidate(r.requestId, r.candidate, text, r.score,
+                                        r.outcome == Outcome::Failed ? r.error : QString(), r.reranked ? &r.parts : nullptr);
     if (r.outcome != Outcome::Done || it == m_tracks.cend() || it->api)
         return;
     HistoryEntry e;
-    e.couplet = {r.upper, r.lower, r.hengpi};
+    e.couplet = text;
     e.prompt = it->prompt;
     e.mode = int(it->spec.mode);
     e.score = r.score;

@@ -53,7 +53,7 @@ void BulkJob::start()
     }
     if (!m_mapping.hasPromptColumn())
         throw BulkJobError("no prompt column in " + m_options.input.string()
-                           + ": name one 关键词/keywords, 上联/upper or 藏头/acrostic, or map one");
+                           + ": name one 关键词/keywords, 上联/upper, 藏头/acrostic or 嵌名/embed, or map one");
     m_format = std::make_unique<ResultFormat>(m_header, m_options.outputOptions);
     openJob();
     CsvReaderOptions readerOptions;
@@ -114,6 +114,8 @@ std::string BulkJob::describeOptions() const
         + (d.year > 0 ? ";year=" + std::to_string(d.year) : std::string())
         + (d.bestOf > 0 ? ";bestOf=" + std::to_string(d.bestOf) : std::string())
         + (d.backwardWeight >= 0 ? ";backwardWeight=" + std::to_string(d.backwardWeight) : std::string())
+        + (d.embedAt != 1 ? ";embedAt=" + std::to_string(d.embedAt) : std::string())
+        + (d.script != OutputScript::Simplified ? ";script=" + std::string(outputScriptName(d.script)) : std::string())
         + (d.style.empty() ? std::string() : ";style=" + d.style);
 }
 

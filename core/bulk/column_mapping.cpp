@@ -25,11 +25,17 @@ constexpr RoleAlias kAliases[] = {
     {ColumnRole::Length, "字数"},     {ColumnRole::Length, "长度"},
     {ColumnRole::Hengpi, "hengpi"},   {ColumnRole::Hengpi, "横批"},
     {ColumnRole::Year, "year"},       {ColumnRole::Year, "年份"},
-    {ColumnRole::Style, "style"},     {ColumnRole::Style, "风格"},
+    {ColumnRole::Embed, "embed"},     {ColumnRole::Embed, "嵌名"},
+    {ColumnRole::Embed, "embedname"}, {ColumnRole::Position, "position"},
+    {ColumnRole::Position, "embedat"}, {ColumnRole::Position, "嵌名位置"},
+    {ColumnRole::Position, "位置"},   {ColumnRole::Position, "格"},
+    {ColumnRole::Script, "script"},   {ColumnRole::Script, "繁简"},
+    {ColumnRole::Script, "简繁"},     {ColumnRole::Style, "style"},
+    {ColumnRole::Style, "风格"},
 };
 
-constexpr std::string_view kRoleNames[] = {"passthrough", "id",     "keywords", "upper", "acrostic",
-                                           "length",      "hengpi", "year",     "style"};
+constexpr std::string_view kRoleNames[] = {"passthrough", "id",     "keywords", "upper",    "acrostic", "length",
+                                           "hengpi",      "year",   "embed",    "position", "script",   "style"};
 
 // Drops a BOM, ASCII and ideographic spaces, '_' and '-'; lower-cases ASCII.
 std::string normalise(std::string_view name)
@@ -123,7 +129,7 @@ ColumnRole ColumnMapping::roleOf(int column) const
 bool ColumnMapping::hasPromptColumn() const
 {
     return column(ColumnRole::Keywords) != kNoColumn || column(ColumnRole::Upper) != kNoColumn
-        || column(ColumnRole::Acrostic) != kNoColumn;
+        || column(ColumnRole::Acrostic) != kNoColumn || column(ColumnRole::Embed) != kNoColumn;
 }
 
 std::string_view ColumnMapping::roleName(ColumnRole role)
@@ -162,7 +168,7 @@ void ColumnMapping::applyOverrides(std::string_view text, const std::vector<std:
         if (!role || *role == ColumnRole::Passthrough)
             throw std::invalid_argument("bad column mapping \"" + std::string(item)
                                         + "\"; expected role=column with a role among id, "
-                                          "keywords, upper, acrostic, length, hengpi, year, style");
+                                          "keywords, upper, acrostic, embed, position, length, hengpi, year, script, style");
         assign(*role, columnFromText(item.substr(eq + 1), header));
     }
 }

@@ -1,6 +1,7 @@
 #include "prompt_row.h"
 
 #include "couplet_style.h"
+#include "embed_position.h"
 #include "line_shape.h"
 #include "spring_festival.h"
 #include "utf8.h"
@@ -141,9 +142,31 @@ std::string applyAcrostic(GenerationSpec& spec, const std::string& acrostic)
     return {};
 }
 
+// 嵌名: the name, at the row's position when it gives one, else the job's.
+std::string applyEmbed(GenerationSpec& spec, const std::string& name, const std::string& position)
+{
+    if (!position.empty()) {
+        const auto at = parseEmbedPosition(position);
+        if (!at) return "bad 嵌名位置 (position) \"" + position + "\": use " + embedPositionList();
+        spec.embedAt = *at;
+    }
+    spec.mode = PromptMode::Acrostic;
+    spec.acrostic = name;
+    if (auto e = checkHanLine(name, "嵌名 (embed)"); !e.empty()) return e;
+    if (const auto n = utf8::length(name); n != 2)
+        return "嵌名 (embed) needs a two-character name, one character for each line; \"" + name + "\" has "
+            + std::to_string(n) + (n > 2 ? ": for a full name such as 张德顺 give the given name (德顺)" : "");
+    return embedPositionProblem(spec.embedAt, spec.length);
+}
+
 std::string buildSpec(const std::vector<std::string>& cells, const ColumnMapping& mapping,
                       GenerationSpec& spec)
 {
+    if (const std::string script = cellOf(cells, mapping, ColumnRole::Script); !script.empty()) {
+        const auto parsed = parseOutputScript(script);
+        if (!parsed) return "bad 繁简 (script) \"" + script + "\": use " + std::string(outputScriptChoices());
+        spec.script = *parsed;
+    }
     const std::string lengthText = cellOf(cells, mapping, ColumnRole::Length);
     if (!lengthText.empty()) {
         const auto length = parseLineLength(lengthText);
@@ -170,12 +193,21 @@ std::string buildSpec(const std::vector<std::string>& cells, const ColumnMapping
     spec.keywords = cellOf(cells, mapping, ColumnRole::Keywords);
     const std::string upper = cellOf(cells, mapping, ColumnRole::Upper);
     const std::string acrostic = cellOf(cells, mapping, ColumnRole::Acrostic);
-    if (!upper.empty() && !acrostic.empty())
-        return "both 上联 (upper) and 藏头 (acrostic) are filled; fill one of them";
+    const std::string embed = cellOf(cells, mapping, ColumnRole::Embed);
+    std::vector<std::string> filled;
+    for (const auto& [cell, name] : {std::pair{&upper, "上联 (upper)"}, {&acrostic, "藏头 (acrostic)"}, {&embed, "嵌名 (embed)"}})
+        if (!cell->empty()) filled.push_back(name);
+    if (filled.size() == 2) return "both " + filled[0] + " and " + filled[1] + " are filled; fill one of them";
+    if (filled.size() == 3) return "上联 (upper), 藏头 (acrostic) and 嵌名 (embed) are all filled; fill one of them";
     if (!upper.empty()) return applyUpper(spec, upper, !lengthText.empty());
-    if (!acrostic.empty()) return applyAcrostic(spec, acrostic);
+    if (!acrostic.empty()) {
+        spec.embedAt = 1;
+        return applyAcrostic(spec, acrostic);
+    }
+    if (!embed.empty()) return applyEmbed(spec, embed, cellOf(cells, mapping, ColumnRole::Position));
     spec.mode = PromptMode::Keywords;
-    if (spec.keywords.empty()) return "empty prompt: fill 关键词 (keywords), 上联 (upper) or 藏头 (acrostic)";
+    if (spec.keywords.empty())
+        return "empty prompt: fill 关键词 (keywords), 上联 (upper), 藏头 (acrostic) or 嵌名 (embed)";
     return {};
 }
 

@@ -34,8 +34,9 @@ using SpecValidator = std::function<std::string(const GenerationSpec&)>;
 std::optional<int> parseLineLength(std::string_view text);
 
 // Builds the row: picks the mode from which cell is filled (上联 -> Upper,
-// else 藏头 -> Acrostic, else Keywords), fills the spec over `defaults`, and
-// sets `error` for unusable input. `validator` runs only on rows that pass.
+// else 藏头 -> Acrostic at position 1, else 嵌名 -> Acrostic at the row's
+// 嵌名位置 or the defaults' embedAt, else Keywords), fills the spec over
+// `defaults`, and sets `error` for unusable input. `validator` runs only on rows that pass.
 PromptRow makePromptRow(CsvRecord record, std::size_t headerSize, const ColumnMapping& mapping,
                         const GenerationSpec& defaults, const SpecValidator& validator = {});
 

@@ -1,6 +1,7 @@
 #include "result_format.h"
 
 #include "csv_writer.h"
+#include "script_converter.h"
 
 #include <algorithm>
 #include <cctype>
@@ -85,8 +86,8 @@ std::string ResultFormat::csvRow(const PromptRow& row, const RowResult& result) 
     std::vector<std::string> cells = row.cells;
     cells.resize(m_inputHeader.size());
     const bool ok = result.status == RowStatus::Ok;
-    cells.insert(cells.end(), {ok ? result.couplet.upper : "", ok ? result.couplet.lower : "",
-                               ok ? result.couplet.hengpi : "",
+    const Couplet couplet = ok ? inScript(result.couplet, row.spec.script) : Couplet{};
+    cells.insert(cells.end(), {couplet.upper, couplet.lower, couplet.hengpi,
                                std::string(rowStatusName(result.status)), result.error,
                                result.model,
                                result.couplet.seed ? std::to_string(result.couplet.seed) : "",
@@ -103,9 +104,10 @@ std::string ResultFormat::jsonRow(const PromptRow& row, const RowResult& result)
         out += jsonQuote(m_jsonKeys[i]) + ":" + jsonQuote(i < row.cells.size() ? row.cells[i] : "");
     }
     const bool ok = result.status == RowStatus::Ok;
-    out += "},\"upper\":" + jsonQuote(ok ? result.couplet.upper : "");
-    out += ",\"lower\":" + jsonQuote(ok ? result.couplet.lower : "");
-    out += ",\"hengpi\":" + jsonQuote(ok ? result.couplet.hengpi : "");
+    const Couplet couplet = ok ? inScript(result.couplet, row.spec.script) : Couplet{};
+    out += "},\"upper\":" + jsonQuote(couplet.upper);
+    out += ",\"lower\":" + jsonQuote(couplet.lower);
+    out += ",\"hengpi\":" + jsonQuote(couplet.hengpi);
     out += ",\"status\":" + jsonQuote(rowStatusName(result.status));
     out += ",\"error\":" + jsonQuote(result.error);
     out += ",\"model\":" + jsonQuote(result.model);

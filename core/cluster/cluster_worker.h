@@ -3,6 +3,7 @@
 #include "redis_connection.h"
 #include "row_codec.h"
 #include "row_generator.h"
+#include "scheduler_settings.h"
 #include "stream_entry.h"
 
 #include <atomic>
@@ -20,7 +21,7 @@ struct WorkerOptions {
     std::string name;                               // consumer name, unique in the cluster
     std::string device;                             // shown in the heartbeat, e.g. "cuda:0 (NVIDIA H200)"
     std::string modelId;                            // cluster::modelIdOf() of the loaded model
-    int maxBatch = 32;                              // rows in flight at most
+    int maxBatch = SchedulerSettings{}.maxBatch;    // rows in flight at most
     std::chrono::milliseconds claimIdle{30000};     // pending this long without an ack: a dead peer's row
     int maxDeliveries = 5;                          // a row delivered more often goes to the dead letters
     std::chrono::milliseconds block{200};           // XREADGROUP BLOCK while idle

@@ -52,7 +52,7 @@ std::string specToJson(const GenerationSpec& spec)
 {
     const SamplingSettings& s = spec.sampling;
     const json j{{"mode", modeName(spec.mode)}, {"keywords", spec.keywords}, {"upper", spec.upper},
-                 {"acrostic", spec.acrostic}, {"length", spec.length}, {"hengpi", spec.hengpi},
+                 {"acrostic", spec.acrostic}, {"embed_at", spec.embedAt}, {"script", outputScriptName(spec.script)}, {"length", spec.length}, {"hengpi", spec.hengpi},
                  {"tone", spec.tonePattern}, {"free_hengpi", spec.freeHengpi},
                  {"keywords_must_appear", spec.keywordsMustAppear}, {"mixed_zodiac", spec.mixedZodiac}, {"year", spec.year},
                  {"style", spec.style},
@@ -81,6 +81,9 @@ GenerationSpec specFromJson(const std::string& text)
         spec.keywordsMustAppear = j.value("keywords_must_appear", false);
         spec.mixedZodiac = j.value("mixed_zodiac", false);
         spec.year = j.value("year", 0);
+        spec.embedAt = j.value("embed_at", 1);
+        const std::string script = j.value("script", std::string("simplified"));
+        spec.script = parseOutputScript(script).value_or(OutputScript::Simplified);
         spec.style = j.value("style", std::string());
         spec.candidates = j.at("candidates").get<int>();
         SamplingSettings& s = spec.sampling;

@@ -5,6 +5,7 @@
 #include "couplet_policy.h"
 #include "couplet_scorer.h"
 #include "decoder_nll.h"
+#include "embed_position.h"
 #include "keyword_plan.h"
 #include "occasion.h"
 #include "safetensors.h"
@@ -147,6 +148,36 @@ std::string validateStyle(const Vocab& vocab, const std::string& style)
     return {};
 }
 
+// 嵌名 (藏头 at position 1): the name's characters, where they stand, and
+// the tone rule where the name ends the lines (雁足格).
+std::string validateEmbedding(const CoupletModelImpl& m, const GenerationSpec& spec)
+{
+    const auto name = utf8::decode(spec.acrostic);
+    const std::string what = spec.embedAt == 1 ? "藏头" : "嵌名";
+    if (spec.mode == PromptMode::Acrostic && name.empty()) return what + " needs one or two characters";
+    if (name.empty() || spec.mode == PromptMode::Upper) return {};
+    if (name.size() > 2)
+        return what + " takes a name of one or two characters, one for each line; \"" + spec.acrostic + "\" has "
+            + std::to_string(name.size()) + ": for a full name such as 张德顺 give the given name (德顺)";
+    if (auto e = checkChars(m, what + " (the name)", name, false); !e.empty()) return e;
+    if (auto e = embedPositionProblem(spec.embedAt, spec.length); !e.empty()) return e;
+    if (spec.embedAt != 1 && spec.keywordsMustAppear)
+        return "keywords must appear, and 嵌名 at " + embedPositionName(spec.embedAt)
+            + ": the two cannot be combined (only with 藏头, position 1)";
+    if (spec.tonePattern && spec.embedAt == kEmbedLast && m.tones.size() > 0) {
+        // The name is the user's and is not changed: a tone that contradicts
+        // the rule is refused, with what to do, rather than silently broken.
+        const char32_t up = name[0];
+        if (m.tones.tone(up) == Tone::Level)
+            return "雁足格 puts " + utf8::encode(up) + " at the end of the 上联, which the tone rule wants 仄, but "
+                + utf8::encode(up) + " is 平: turn the tone rule off or swap the name's characters";
+        if (name.size() > 1 && m.tones.tone(name[1]) == Tone::Oblique)
+            return "雁足格 puts " + utf8::encode(name[1]) + " at the end of the 下联, which the tone rule wants 平, but "
+                + utf8::encode(name[1]) + " is 仄: turn the tone rule off or swap the name's characters";
+    }
+    return {};
+}
+
 } // namespace
 
 ModelLoadError::ModelLoadError(std::filesystem::path path, const std::string& reason)
@@ -281,10 +312,7 @@ std::string CoupletModel::validate(const GenerationSpec& spec) const
             if (auto e = checkChars(m, "横批", hengpi, false); !e.empty()) return e;
         }
         if (spec.tonePattern && m.tones.size() == 0) return "this model has no tone table (tones.tsv)";
-        const auto acrostic = utf8::decode(spec.acrostic);
-        if (spec.mode == PromptMode::Acrostic && acrostic.empty()) return "藏头 needs one or two characters";
-        if (acrostic.size() > 2) return "藏头 takes one or two characters (for 上联 and 下联), got " + std::to_string(acrostic.size());
-        if (auto e = checkChars(m, "藏头", acrostic, false); !e.empty()) return e;
+        if (auto e = validateEmbedding(m, spec); !e.empty()) return e;
         if (spec.mode == PromptMode::Upper) {
             const auto upper = utf8::decode(spec.upper);
             if (upper.empty()) return "上联 is empty";
@@ -352,10 +380,15 @@ std::unique_ptr<TokenPolicy> CoupletModel::makePolicy(const GenerationSpec& spec
         }
         const auto acrostic = m.vocab.encode(spec.acrostic);
         if (!acrostic.empty()) {
-            prompt.push_back(tok::kAcrostic);
-            prompt.insert(prompt.end(), acrostic.begin(), acrostic.end());
+            // The model was trained on 藏头 only: elsewhere the name is
+            // forced at its place and the model writes around it.
+            if (spec.embedAt == 1) {
+                prompt.push_back(tok::kAcrostic);
+                prompt.insert(prompt.end(), acrostic.begin(), acrostic.end());
+            }
             c.acrosticUpper = acrostic[0];
             if (acrostic.size() > 1) c.acrosticLower = acrostic[1];
+            c.embedIndex = embedIndex(spec.embedAt, spec.length);
         }
         // The length counts Han characters; the <lenN> token counts the line's
         // tokens, as training wrote it: a 九言 line with its mark is <len10>.

@@ -237,14 +237,18 @@ void CoupletConstraints::allowUpper()
     const bool prevIsMark = i > 0 && std::find(m_classes.punctuation.begin(), m_classes.punctuation.end(),
                                                m_upper.back()) != m_classes.punctuation.end();
     if ((n > 0 && written == n) || i >= tok::kMaxLineChars) return only(tok::kLower);
-    if (i == 0 && m_spec.acrosticUpper >= 0) return only(m_spec.acrosticUpper);
-    if (forceKeyword(n > 0 ? written : i)) return;
     // A long line breaks at its natural place (LineShape): the mark is due
-    // once the first part is as long as it may be.
+    // once the first part is as long as it may be. It comes before a name
+    // character due at the same place, which counts Han characters too.
     if (markDue(written, m_upperMarks > 0, prevIsMark)) {
         m_allowed = m_classes.punctuation;
         return;
     }
+    if (written == m_spec.embedIndex && m_spec.acrosticUpper >= 0) return only(m_spec.acrosticUpper);
+    if (forceKeyword(n > 0 ? written : i)) return;
+    // Before the name the 上联 does not write its character: the 下联 would
+    // have to repeat its own character there (叠字) where the name stands.
+    const bool beforeName = m_spec.acrosticUpper >= 0 && written < m_spec.embedIndex;
     const bool lastPosition = (n > 0 && written == n - 1) || (n == 0 && i == tok::kMaxLineChars - 1);
     // Until the 上联 names an animal any may come; then only that one. No
     // words of mourning. Punctuation may follow a character, except last.
@@ -254,13 +258,16 @@ void CoupletConstraints::allowUpper()
     const bool endsWell = !m_spec.tonePattern
         || (i > 0 && m_classes.oblique[m_upper.back()]
             && std::count(m_upper.begin(), m_upper.end(), m_upper.back()) == 1);
-    const bool mayEnd = n == 0 && i > 0 && !prevIsMark && endsWell && m_keywords.satisfiedBy(m_upper);
-    if (!toneAtEnd && !mayEnd && !endsInOmenWordStart(m_upper) && !lastCharacterRecurs(m_upper)) {
+    // A line of free length goes on after the name: at its end it would be 雁足格.
+    const bool nameWritten = m_spec.acrosticUpper < 0 || m_spec.embedIndex == 0 || written > m_spec.embedIndex + 1;
+    const bool mayEnd = n == 0 && i > 0 && !prevIsMark && endsWell && nameWritten && m_keywords.satisfiedBy(m_upper);
+    if (!toneAtEnd && !mayEnd && !beforeName && !endsInOmenWordStart(m_upper) && !lastCharacterRecurs(m_upper)) {
         m_view = &pool.ids; // most steps: the pool as it is
         m_viewMask = &pool.mask;
         return;
     }
     m_allowed.assign(pool.ids.begin(), pool.ids.end());
+    if (beforeName) std::erase(m_allowed, m_spec.acrosticUpper);
     dropOmenWords(m_upper);
     dropRepeatedPairs(m_upper, m_allowed);
     if (toneAtEnd) {
@@ -281,7 +288,13 @@ void CoupletConstraints::allowLower()
         return only(mirror);
     for (std::size_t k = 0; k < j; ++k)
         if (m_upper[k] == mirror) return only(m_lower[k]); // 叠字: repeat where 上联 repeats
-    if (j == 0 && m_spec.acrosticLower >= 0) return only(m_spec.acrosticLower);
+    // The name's place counts Han characters, as the 上联's does: the marks
+    // the 下联 mirrors before it are not counted.
+    const auto marksBefore = std::count_if(m_upper.begin(), m_upper.begin() + static_cast<std::ptrdiff_t>(j), [&](int t) {
+        return std::find(m_classes.punctuation.begin(), m_classes.punctuation.end(), t) != m_classes.punctuation.end();
+    });
+    const int written = static_cast<int>(j) - static_cast<int>(marksBefore);
+    if (written == m_spec.embedIndex && m_spec.acrosticLower >= 0) return only(m_spec.acrosticLower);
     // Han characters minus the 上联's, made once, and minus each 下联
     // character as it is written (the list is sorted, as TokenClasses::han):
     // rebuilding it from 7,000 characters every step cost more than the rest
@@ -310,13 +323,16 @@ void CoupletConstraints::allowLower()
     const bool toneAtEnd = m_spec.tonePattern && j + 1 == m_upper.size();
     const bool facesSeason = std::any_of(m_classes.offSeason.begin(), m_classes.offSeason.end(),
                                          [&](const auto& p) { return p.first == mirror; });
-    if (!namedYear && !toneAtEnd && !facesSeason && !endsInOmenWordStart(m_lower) && !m_lowerPool.ids.empty()) {
+    const bool beforeName = m_spec.acrosticLower >= 0 && written < m_spec.embedIndex;
+    if (!namedYear && !toneAtEnd && !facesSeason && !beforeName && !endsInOmenWordStart(m_lower)
+        && !m_lowerPool.ids.empty()) {
         m_view = &m_lowerPool.ids; // most steps: the pool as it is
         m_viewMask = &m_lowerPool.mask;
         return;
     }
     m_allowed.assign(m_lowerPool.ids.begin(), m_lowerPool.ids.end());
     dropOmenWords(m_lower); // the pool holds no character of mourning
+    if (beforeName) std::erase(m_allowed, m_spec.acrosticLower);
     for (const auto& [up, down] : m_classes.offSeason)
         if (up == mirror) std::erase(m_allowed, down);
     if (namedYear) preferFlagged(m_classes.yearMirror);

@@ -39,8 +39,9 @@ private:
 struct ConstraintSpec {
     int length = 0;                  // Han characters per line, marks not counted (LineShape); 0 = free
     std::vector<int> upper;          // a given 上联: generation starts with the 下联
-    int acrosticUpper = -1;          // forced first token of 上联 / 下联; -1 = none
+    int acrosticUpper = -1;          // 嵌名: forced token of 上联 / 下联 at embedIndex; -1 = none
     int acrosticLower = -1;
+    int embedIndex = 0;              // 0-based; 0 = 藏头. Neither line has its name character before it.
     std::vector<int> hengpi;         // a fixed 横批 (four tokens), else empty
     bool tonePattern = false;        // 上联 ends on 仄, 下联 on 平
     bool freeHengpi = false;         // any four Han characters instead of the phrase list

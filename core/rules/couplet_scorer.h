@@ -17,7 +17,7 @@ class WordTable;
 struct ScoreWeights {
     double duizhang = 0.1;   // per unit of mean 对仗 pair score (about 0 to 8)
     double tone = 0.6;       // for a 平仄 pattern that keeps every rule
-    double keywords = 1.5;   // for every keyword present
+    double keywords = 3.0;   // for every keyword present: a missing one outweighs the word and theme terms together
     double repetition = 0.3; // per character repeated within a line other than 叠字
     double cliche = 0.6;     // for a candidate all of whose phrases every other one shares
     double backward = 0;     // per unit of Couplet::backwardLogProb (CoupletModel::rerank sets it)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "output_script.h"
+
 #include <cstdint>
 #include <string>
 
@@ -21,7 +23,11 @@ struct GenerationSpec {
     PromptMode mode = PromptMode::Keywords;
     std::string keywords;        // e.g. "五福" or "龙年 生意" (space or comma separated)
     std::string upper;           // given 上联 (PromptMode::Upper)
-    std::string acrostic;        // 藏头: first characters of 上联 and 下联
+    // 嵌名: a name, one character in each line, at embedAt (embed_position.h):
+    // 1 = the first characters (藏头, 鹤顶格), 2-6, or kEmbedLast (-1, 雁足格),
+    // counted in Han characters. Mode Acrostic. One character names the 上联's only.
+    std::string acrostic;
+    int embedAt = 1;
     int length = 7;              // Han characters per line, a mark not counted (line_shape.h); 0 = free
     std::string hengpi;          // fixed 横批 (four Han characters), empty = the model picks
     bool tonePattern = false;    // 上联 ends on 仄, 下联 on 平
@@ -42,6 +48,9 @@ struct GenerationSpec {
     float lengthBias = -1.0f;    // weight of the line-end bias of fixed lengths; negative = default, 0 = off
     float keywordBonus = -1.0f;  // logits favouring missing keywords in the 上联; negative = default, 0 = off
     float backwardWeight = -1.0f; // reranking: weight of the couplet read backwards; negative = default, 0 = off
+    // The characters of the output: the model writes Simplified, converted
+    // after the candidates are chosen (core/script).
+    OutputScript script = OutputScript::Simplified;
     SamplingSettings sampling;
 };
 

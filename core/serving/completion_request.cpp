@@ -4,12 +4,14 @@
 
 #include "api_error.h"
 #include "couplet_style.h"
+#include "embed_position.h"
 #include "spring_festival.h"
 #include "zodiac.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <optional>
 
 namespace couplet {
 namespace {
@@ -171,6 +173,20 @@ std::vector<std::string> keywordList(const json& c)
     return out;
 }
 
+// embed_at: 1-6, or a position's name ("燕颔", "燕颔格", "yanhan", "last").
+int embedAtField(const json& c, int fallback)
+{
+    const json* v = field(c, "embed_at");
+    if (!v) return fallback;
+    std::optional<int> at;
+    if (v->is_string()) at = parseEmbedPosition(v->get<std::string>());
+    else if (v->is_number_integer() && v->get<long long>() >= 1 && v->get<long long>() <= kEmbedMaxNumbered)
+        at = static_cast<int>(v->get<long long>());
+    else if (!v->is_number()) wrongType("couplet.embed_at", "a number or a position's name", *v);
+    if (!at) invalid("couplet.embed_at", "'couplet.embed_at' must be one of " + embedPositionList() + ", got " + v->dump());
+    return *at;
+}
+
 // Fields of the `couplet` object replace what the prompt said.
 void applyCouplet(const json& c, ParsedPrompt& p)
 {
@@ -186,6 +202,13 @@ void applyCouplet(const json& c, ParsedPrompt& p)
         spec.acrostic = stringField(c, "acrostic", path);
         if (spec.keywords.empty() && spec.mode != PromptMode::Upper) spec.mode = PromptMode::Acrostic;
     }
+    if (field(c, "embed")) {
+        if (field(c, "acrostic")) invalid("couplet.embed", "give 'couplet.embed' or 'couplet.acrostic', not both");
+        spec.acrostic = stringField(c, "embed", path);
+        if (spec.keywords.empty() && spec.mode != PromptMode::Upper) spec.mode = PromptMode::Acrostic;
+    }
+    if (field(c, "acrostic") && !field(c, "embed_at")) spec.embedAt = 1;
+    spec.embedAt = embedAtField(c, spec.embedAt);
     if (field(c, "upper")) {
         spec.upper = stringField(c, "upper", path);
         spec.mode = PromptMode::Upper;
@@ -200,6 +223,13 @@ void applyCouplet(const json& c, ParsedPrompt& p)
     // The year defaults to the coming Spring Festival's (itemFor); null or 0 says none.
     const auto year = c.find("year");
     spec.year = year != c.end() && year->is_null() ? 0 : static_cast<int>(integerField(c, "year", spec.year, 0, kMaxYear, path));
+    if (field(c, "script")) {
+        const std::string script = stringField(c, "script", path);
+        const auto parsed = parseOutputScript(script);
+        if (!parsed)
+            invalid("couplet.script", "'couplet.script' must be " + std::string(outputScriptChoices()) + ", got \"" + script + "\"");
+        spec.script = *parsed;
+    }
     if (field(c, "style")) {
         spec.style = stringField(c, "style", path);
         if (!parseStyle(spec.style))
@@ -248,7 +278,7 @@ PromptItem itemFor(const std::string& text, const json* couplet, const std::stri
         applyCouplet(*couplet, item.parsed);
         const auto& s = item.parsed.spec;
         if (s.keywords.empty() && s.upper.empty() && s.acrostic.empty())
-            invalid("couplet", "'couplet' gives no keywords, upper or acrostic, and the prompt names none", "unusable_prompt");
+            invalid("couplet", "'couplet' gives no keywords, upper, acrostic or embed, and the prompt names none", "unusable_prompt");
     }
     item.source = hasText && couplet ? "prompt+couplet" : couplet ? "couplet" : "prompt";
     return item;

@@ -1,5 +1,6 @@
 #include "couplet_text_stream.h"
 
+#include "script_converter.h"
 #include "utf8.h"
 
 namespace couplet {
@@ -18,12 +19,33 @@ std::string CoupletTextStream::push(std::string_view raw)
         out += kLabels[0];
         m_started = true;
     }
+    const bool convert = m_script != OutputScript::Simplified;
     for (std::size_t i = 0; i < complete; ++i) {
         const char c = m_pending[i];
+        if (convert && c != '\n') {
+            m_lineHeld += c;
+            continue;
+        }
+        if (convert) out += convertHeld();
         out += c;
         if (c == '\n' && ++m_line < 3) out += kLabels[m_line];
     }
     m_pending.erase(0, complete);
+    m_text += out;
+    return out;
+}
+
+std::string CoupletTextStream::convertHeld()
+{
+    std::string line = ScriptConverter::forScript(m_script).convert(m_lineHeld);
+    m_lineHeld.clear();
+    return line;
+}
+
+std::string CoupletTextStream::finish()
+{
+    if (m_lineHeld.empty()) return {};
+    std::string out = convertHeld();
     m_text += out;
     return out;
 }

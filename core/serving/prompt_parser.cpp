@@ -1,5 +1,7 @@
 #include "prompt_parser.h"
 
+#include "embed_phrase.h"
+#include "embed_position.h"
 #include "utf8.h"
 
 #include <algorithm>
@@ -202,6 +204,8 @@ void takeHengpi(State& st)
     st.cut(from, at + 2);
 }
 
+constexpr std::array<View, 7> kMarkers{U"藏头", U"嵌名", U"嵌字", U"嵌入", U"藏字", U"鹤顶", U"嵌"};
+
 // Up to two characters after 藏头/嵌字 (藏头春福, 藏头字为：春福), else before it (以春福藏头,
 // 春福二字藏头, 用“龙”“兴”藏头). Spans may hold spaces (quotes); only Han characters count.
 using Span = std::pair<std::size_t, std::size_t>;
@@ -263,20 +267,37 @@ bool takeAcrosticAt(State& st, std::size_t at, View marker)
     std::size_t from = at, to = at + marker.size();
     if (span->first > at) {
         to = span->second;
-        if (to < s.size() && s[to] == U'字') ++to;
+        // 嵌“德”“顺”二字: the count goes with the characters, not to the length.
+        std::size_t count = skipAll(s, to, U" ");
+        if (count < s.size() && isOneOf(s[count], U"二两俩")) ++count;
+        if (count < s.size() && s[count] == U'字') to = count + 1;
     } else {
         from = anchored ? anchor : span->first;
     }
     st.out.spec.acrostic = hanOnly(View(s).substr(span->first, span->second - span->first));
-    if (marker != U"藏头")
-        st.out.notes.push_back(text(marker) + " is written as 藏头: the characters begin 上联 and 下联");
+    if (st.out.spec.embedAt != 1)
+        st.out.notes.push_back("嵌名 at " + embedPositionName(st.out.spec.embedAt) + " of 上联 and 下联");
+    else if (marker != U"藏头" && marker != U"鹤顶")
+        st.out.notes.push_back(text(marker) + " is written as 藏头 (鹤顶格): the characters begin 上联 and 下联");
     st.cut(from, to);
     return true;
 }
 
+// 燕颔格, 嵌于第二字, 末字: the position; the phrase stands for 嵌名 where the
+// prompt has no other marker (德顺燕颔格), else it is taken out.
+void takeEmbedPosition(State& st)
+{
+    const auto phrase = findEmbedPhrase(st.text);
+    if (!phrase) return;
+    st.out.spec.embedAt = phrase->at;
+    U32& s = st.text;
+    s.erase(phrase->from, phrase->to - phrase->from);
+    const bool marked = std::any_of(kMarkers.begin(), kMarkers.end(), [&](View m) { return s.find(m) != npos; });
+    s.insert(phrase->from, marked ? U32(1, kCut) : U32(U"嵌名"));
+}
+
 void takeAcrostic(State& st)
 {
-    static constexpr std::array<View, 5> kMarkers{U"藏头", U"嵌字", U"嵌入", U"藏字", U"鹤顶"};
     U32& s = st.text;
     for (View marker : kMarkers) {
         // A bare mention (写一副藏头春联) is framing; the characters may come with a later one.
@@ -504,6 +525,7 @@ ParsedPrompt PromptParser::parse(std::string_view prompt)
                           "e.g. 生成一副关于春节的七言春联");
     takeUpper(st);
     takeHengpi(st);
+    takeEmbedPosition(st);
     takeAcrostic(st);
     takeLength(st);
     dropPlacement(st);

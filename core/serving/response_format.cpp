@@ -1,6 +1,7 @@
 #include "response_format.h"
 
 #include "api_error.h"
+#include "embed_position.h"
 #include "line_shape.h"
 #include "utf8.h"
 
@@ -51,6 +52,10 @@ json ResponseFormat::understood(const PromptItem& item, int n)
                 {"length", s.mode == PromptMode::Upper ? countCharacters(utf8::decode(s.upper)) : s.length}, {"hengpi", s.hengpi}, {"candidates", n},
                 {"source", item.source}, {"ignored", item.parsed.ignored}, {"notes", item.parsed.notes}};
     if (s.year > 0) out["year"] = s.year;
+    if (s.mode == PromptMode::Acrostic) {
+        out["embed_at"] = s.embedAt == kEmbedLast ? json("last") : json(s.embedAt);
+        out["embed_position"] = embedPositionShortName(s.embedAt);
+    }
     if (!s.style.empty()) out["style"] = s.style;
     return out;
 }

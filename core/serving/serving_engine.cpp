@@ -34,7 +34,7 @@ std::shared_ptr<ServingJob> ServingEngine::submit(const std::vector<GenerationSp
         m_outstanding -= count;
         throw QueueFull{before};
     }
-    auto job = std::make_shared<ServingJob>(m_nextJob++, static_cast<int>(specs.size()) * n);
+    auto job = std::make_shared<ServingJob>(m_nextJob++, static_cast<int>(specs.size()) * n, sequenceScripts(specs, n));
     ServingGroupsOptions options;
     options.priority = priority;
     options.jobId = job->id();

@@ -5,10 +5,19 @@
 
 namespace couplet {
 
-ServingJob::ServingJob(std::uint64_t id, int sequences)
-    : m_id(id), m_streams(static_cast<std::size_t>(sequences)), m_outcomes(static_cast<std::size_t>(sequences)),
-      m_remaining(sequences)
+std::vector<OutputScript> sequenceScripts(const std::vector<GenerationSpec>& specs, int n)
 {
+    std::vector<OutputScript> out;
+    for (const auto& spec : specs) out.insert(out.end(), static_cast<std::size_t>(n), spec.script);
+    return out;
+}
+
+ServingJob::ServingJob(std::uint64_t id, int sequences, const std::vector<OutputScript>& scripts)
+    : m_id(id), m_outcomes(static_cast<std::size_t>(sequences)), m_remaining(sequences)
+{
+    m_streams.reserve(static_cast<std::size_t>(sequences));
+    for (std::size_t i = 0; i < static_cast<std::size_t>(sequences); ++i)
+        m_streams.emplace_back(i < scripts.size() ? scripts[i] : OutputScript::Simplified);
 }
 
 void ServingJob::deliver(int index, std::string_view raw)
@@ -31,7 +40,16 @@ void ServingJob::finish(int index, const CandidateSequence& sequence, std::strin
     const auto i = static_cast<std::size_t>(index);
     auto& o = m_outcomes[i];
     if (o.status != RequestStatus::Waiting) return;
-    if (std::string text = m_streams[i].push(raw); !text.empty()) m_events.push_back({index, std::move(text), false, {}});
+    // `raw` (a chosen couplet sent whole), then the last line, which another
+    // script holds back to convert it whole.
+    std::string text = m_streams[i].push(raw);
+    text += m_streams[i].finish();
+    if (!text.empty()) {
+        if (!m_events.empty() && m_events.back().index == index && !m_events.back().finished)
+            m_events.back().text += text;
+        else
+            m_events.push_back({index, std::move(text), false, {}});
+    }
     o.status = sequence.status;
     o.text = m_streams[i].text();
     o.finishReason = sequence.cutShort ? "length" : "stop";

@@ -2,6 +2,7 @@
 
 #include "candidate_group.h"
 #include "couplet_text_stream.h"
+#include "generation_spec.h"
 #include "scheduler.h"
 
 #include <chrono>
@@ -36,9 +37,13 @@ struct JobEvent {
 // The choices of one HTTP request (prompts x n) as they are written: the
 // engine thread delivers text and outcomes (ServingGroups), the request's
 // HTTP thread waits for and takes them. Thread-safe.
+// Each choice's output script, for `n` choices per spec in order.
+std::vector<OutputScript> sequenceScripts(const std::vector<GenerationSpec>& specs, int n);
+
 class ServingJob {
 public:
-    ServingJob(std::uint64_t id, int sequences);
+    // scripts: each sequence's output script (empty: all Simplified).
+    ServingJob(std::uint64_t id, int sequences, const std::vector<OutputScript>& scripts = {});
 
     std::uint64_t id() const { return m_id; }
     int sequences() const { return static_cast<int>(m_outcomes.size()); }

@@ -18,6 +18,7 @@ COUPLET_TEST(everySettingOfARowReachesTheWorker)
     spec.mode = PromptMode::Acrostic;
     spec.keywords = "五福";
     spec.acrostic = "春福";
+    spec.embedAt = -1; // 雁足格
     spec.length = 9;
     spec.hengpi = "五福临门";
     spec.tonePattern = true;
@@ -41,6 +42,7 @@ COUPLET_TEST(everySettingOfARowReachesTheWorker)
     CHECK(back.mode == PromptMode::Acrostic);
     CHECK_EQ(back.keywords, spec.keywords);
     CHECK_EQ(back.acrostic, spec.acrostic);
+    CHECK_EQ(back.embedAt, -1);
     CHECK_EQ(back.length, 9);
     CHECK_EQ(back.hengpi, spec.hengpi);
     CHECK(back.tonePattern && back.freeHengpi && back.keywordsMustAppear && back.mixedZodiac);
@@ -73,6 +75,7 @@ COUPLET_TEST(aRowFromAnOlderBatchGetsTheDefaultWeights)
     CHECK_EQ(spec.keywordBonus, defaults.keywordBonus);
     CHECK(!spec.keywordsMustAppear && !spec.mixedZodiac);
     CHECK_EQ(spec.year, 0);
+    CHECK_EQ(spec.embedAt, 1); // 藏头, as before 嵌名 positions
 }
 
 COUPLET_TEST(aBrokenSpecIsAnErrorThatSaysSo)

@@ -1,4 +1,5 @@
 #include "column_mapping.h"
+#include "embed_position.h"
 #include "prompt_row.h"
 
 #include <check.h>
@@ -111,6 +112,62 @@ COUPLET_TEST(modeFollowsTheFilledCell)
     CHECK(a.spec.mode == PromptMode::Acrostic);
     CHECK_EQ(a.spec.acrostic, std::string("龙腾"));
     CHECK_EQ(a.spec.length, 7);
+}
+
+// 嵌名: a name column and a position column (number, name or pinyin); a row
+// without a position takes the job's (defaults.embedAt).
+COUPLET_TEST(embedsTheNameColumnAtTheRowsPosition)
+{
+    const std::vector<std::string> header = {"id", "嵌名", "嵌名位置", "字数"};
+    const ColumnMapping mapping = ColumnMapping::fromHeader(header);
+    CHECK_EQ(mapping.column(ColumnRole::Embed), 1);
+    CHECK_EQ(mapping.column(ColumnRole::Position), 2);
+    CHECK(mapping.hasPromptColumn());
+    CHECK(ColumnMapping::fromString(mapping.toString()) == mapping);
+    CHECK_EQ(ColumnMapping::fromHeader({"Embed", "Position"}).column(ColumnRole::Position), 1);
+    GenerationSpec defaults;
+    defaults.embedAt = 3;
+    const auto row = [&](std::vector<std::string> cells) {
+        CsvRecord record;
+        record.fields = std::move(cells);
+        return makePromptRow(std::move(record), header.size(), mapping, defaults);
+    };
+    const PromptRow swallow = row({"1", "德顺", "燕颔格", "7"});
+    CHECK(swallow.error.empty());
+    CHECK(swallow.spec.mode == PromptMode::Acrostic);
+    CHECK_EQ(swallow.spec.acrostic, std::string("德顺"));
+    CHECK_EQ(swallow.spec.embedAt, 2);
+    CHECK_EQ(row({"2", "德顺", "last", "5"}).spec.embedAt, kEmbedLast);
+    CHECK_EQ(row({"3", "德顺", "", "5"}).spec.embedAt, 3);
+    CHECK(row({"4", "德顺", "鹤膝", "5"}).error.find("positions that fit are 1 鹤顶格") != std::string::npos);
+    CHECK(row({"5", "德顺", "腰", "7"}).error.find("bad 嵌名位置") != std::string::npos);
+    CHECK(row({"6", "张德顺", "2", "7"}).error.find("德顺") != std::string::npos);
+    CHECK(row({"7", "德", "2", "7"}).error.find("two-character name") != std::string::npos);
+    // The 藏头 column stays position 1 whatever the job's default.
+    const std::vector<std::string> both = {"藏头", "嵌名"};
+    CsvRecord record;
+    record.fields = {"春福", ""};
+    const PromptRow head = makePromptRow(std::move(record), 2, ColumnMapping::fromHeader(both), defaults);
+    CHECK_EQ(head.spec.embedAt, 1);
+    record.fields = {"春福", "德顺"};
+    CHECK(makePromptRow(std::move(record), 2, ColumnMapping::fromHeader(both), defaults).error.find("both") != std::string::npos);
+}
+
+// 繁简: each row's script, else the job's.
+COUPLET_TEST(readsTheScriptColumn)
+{
+    const std::vector<std::string> header = {"关键词", "繁简"};
+    const ColumnMapping mapping = ColumnMapping::fromHeader(header);
+    CHECK_EQ(mapping.column(ColumnRole::Script), 1);
+    const auto row = [&](std::vector<std::string> cells) {
+        CsvRecord record;
+        record.fields = std::move(cells);
+        return makePromptRow(std::move(record), header.size(), mapping, GenerationSpec{});
+    };
+    CHECK(row({"五福", "繁体"}).spec.script == OutputScript::Traditional);
+    CHECK(row({"五福", "HK"}).spec.script == OutputScript::HongKong);
+    CHECK(row({"五福", ""}).spec.script == OutputScript::Simplified);
+    CHECK(row({"五福", "火星文"}).error.find("bad 繁简 (script)") != std::string::npos);
 }
 
 // A length counts Han characters: a 九言 上联 may carry its mark, which is

@@ -3,6 +3,7 @@
 #include "api_error.h"
 #include "completion_request.h"
 #include "couplet_text_stream.h"
+#include "embed_position.h"
 #include "response_format.h"
 #include "serving_job.h"
 #include "serving_metrics.h"
@@ -87,6 +88,78 @@ COUPLET_TEST(coupletObjectOverridesTheParse)
     CHECK(r.prompts[0].parsed.spec.style.empty()); // the model's default
     r = CompletionRequestParser::parse(R"({"prompt":"关于开业","couplet":{"style":"modern"}})", Endpoint::Completions);
     CHECK_EQ(r.prompts[0].parsed.spec.style, std::string("modern"));
+}
+
+COUPLET_TEST(coupletObjectEmbedsANameAtAPosition)
+{
+    auto r = CompletionRequestParser::parse(R"({"couplet":{"embed":"德顺","embed_at":2,"length":7}})", Endpoint::Completions);
+    auto spec = r.prompts[0].parsed.spec;
+    CHECK(spec.mode == PromptMode::Acrostic);
+    CHECK_EQ(spec.acrostic, std::string("德顺"));
+    CHECK_EQ(spec.embedAt, 2);
+    r = CompletionRequestParser::parse(R"({"couplet":{"embed":"德顺","embed_at":"雁足格"}})", Endpoint::Completions);
+    CHECK_EQ(r.prompts[0].parsed.spec.embedAt, kEmbedLast);
+    r = CompletionRequestParser::parse(R"({"couplet":{"embed":"德顺","embed_at":"last"}})", Endpoint::Completions);
+    CHECK_EQ(r.prompts[0].parsed.spec.embedAt, kEmbedLast);
+    // The sentence's position, unless the object gives one; acrostic alone is 藏头.
+    r = CompletionRequestParser::parse(R"({"prompt":"嵌名德顺，凫胫格","couplet":{"length":9}})", Endpoint::Completions);
+    CHECK_EQ(r.prompts[0].parsed.spec.embedAt, 6);
+    r = CompletionRequestParser::parse(R"({"prompt":"嵌名德顺，凫胫格","couplet":{"acrostic":"春福"}})", Endpoint::Completions);
+    CHECK_EQ(r.prompts[0].parsed.spec.embedAt, 1);
+    ResponseFormat format(r, "default");
+    CHECK_EQ(format.understood()[0]["embed_position"].get<std::string>(), std::string("鹤顶格"));
+    for (const char* bad : {R"({"couplet":{"embed":"德顺","embed_at":7}})", R"({"couplet":{"embed":"德顺","embed_at":"腰"}})",
+                            R"({"couplet":{"embed":"德顺","embed_at":true}})"}) {
+        const auto [status, error] = refusal(bad);
+        CHECK_EQ(status, 400);
+        CHECK_EQ(paramOf(error), std::string("couplet.embed_at"));
+    }
+    const auto [status, error] = refusal(R"({"couplet":{"embed":"德顺","acrostic":"春福"}})");
+    CHECK_EQ(status, 400);
+    CHECK(messageOf(error).find("not both") != std::string::npos);
+}
+
+// couplet.script: the text streams in whole lines, converted by phrase.
+COUPLET_TEST(traditionalTextStreamsLineByLine)
+{
+    auto r = CompletionRequestParser::parse(R"({"couplet":{"keywords":"发财","script":"traditional"}})", Endpoint::Completions);
+    CHECK(r.prompts[0].parsed.spec.script == OutputScript::Traditional);
+    const auto [status, error] = refusal(R"({"couplet":{"keywords":"发财","script":"martian"}})");
+    CHECK_EQ(status, 400);
+    CHECK_EQ(paramOf(error), std::string("couplet.script"));
+
+    CoupletTextStream stream(OutputScript::Traditional);
+    std::string sent;
+    for (const auto& ch : utf8::characters("头发乌黑添喜气\n干净门庭发财福\n万象更新")) {
+        const std::string piece = stream.push(ch);
+        CHECK(piece.find("头") == std::string::npos); // never a Simplified character
+        sent += piece;
+    }
+    CHECK_EQ(sent, std::string("上联：頭髮烏黑添喜氣\n下联：乾淨門庭發財福\n横批："));
+    sent += stream.finish();
+    CHECK_EQ(sent, std::string("上联：頭髮烏黑添喜氣\n下联：乾淨門庭發財福\n横批：萬象更新"));
+    CHECK_EQ(stream.text(), sent);
+    ServingJob job(1, 2, {OutputScript::Simplified, OutputScript::HongKong});
+    job.deliver(1, "这里\n");
+    job.deliver(0, "这里\n");
+    CandidateSequence done;
+    done.status = RequestStatus::Done;
+    job.deliver(1, "那里\n面条");
+    job.finish(1, done);
+    job.finish(0, done);
+    const auto outcomes = job.outcomes();
+    CHECK_EQ(outcomes[1].text, std::string("上联：這裏\n下联：那裏\n横批：麪條"));
+    CHECK_EQ(outcomes[0].text, std::string("上联：这里\n下联："));
+    // A couplet chosen from more candidates arrives whole at its end: its
+    // last line is converted too, and the events carry what the outcome says.
+    ServingJob chosen(2, 1, {OutputScript::Traditional});
+    chosen.finish(0, done, "头发\n干净\n万象更新");
+    const std::string whole = chosen.outcomes()[0].text;
+    CHECK_EQ(whole, std::string("上联：頭髮\n下联：乾淨\n横批：萬象更新"));
+    std::string streamed;
+    for (const auto& e : chosen.takeEvents()) streamed += e.text;
+    CHECK_EQ(streamed, whole);
+    CHECK_EQ(sequenceScripts({GenerationSpec{}, r.prompts[0].parsed.spec}, 2).size(), std::size_t{4});
 }
 
 COUPLET_TEST(chatUsesTheLastUserMessage)

@@ -1,5 +1,6 @@
 #include "check.h"
 
+#include "embed_position.h"
 #include "prompt_parser.h"
 
 #include <string>
@@ -108,6 +109,39 @@ COUPLET_TEST(readsAcrostics)
     CHECK(p.spec.mode == PromptMode::Keywords);
     CHECK_EQ(p.spec.acrostic, std::string("吉祥"));
     CHECK(p.keywords == (Words{"新春"}));
+}
+
+// 嵌名 at a position: the classical names (燕颔格 ...), 第N字 and 末字, before
+// or after the name, with or without 嵌名.
+COUPLET_TEST(readsEmbeddedNamesAndTheirPositions)
+{
+    auto p = PromptParser::parse("嵌名德顺，燕颔格，七言");
+    CHECK(p.spec.mode == PromptMode::Acrostic);
+    CHECK_EQ(p.spec.acrostic, std::string("德顺"));
+    CHECK_EQ(p.spec.embedAt, 2);
+    CHECK_EQ(p.spec.length, 7);
+    CHECK(p.notes.size() == 1 && p.notes[0].find("燕颔格 (2nd character)") != std::string::npos);
+    CHECK_EQ(PromptParser::parse("德顺蜂腰格").spec.acrostic, std::string("德顺"));
+    CHECK_EQ(PromptParser::parse("德顺蜂腰格").spec.embedAt, 4);
+    p = PromptParser::parse("写一副雁足格对联，嵌“德”“顺”二字，五言");
+    CHECK_EQ(p.spec.acrostic, std::string("德顺"));
+    CHECK_EQ(p.spec.embedAt, kEmbedLast);
+    CHECK_EQ(p.spec.length, 5);
+    p = PromptParser::parse("把德顺二字嵌在第三字，九言");
+    CHECK_EQ(p.spec.acrostic, std::string("德顺"));
+    CHECK_EQ(p.spec.embedAt, 3);
+    CHECK_EQ(p.spec.length, 9);
+    p = PromptParser::parse("关于开业的对联，鹤膝格嵌名：兴隆");
+    CHECK(p.keywords == (Words{"开业"}));
+    CHECK_EQ(p.spec.acrostic, std::string("兴隆"));
+    CHECK_EQ(p.spec.embedAt, 5);
+    // 鹤顶格 is 藏头.
+    p = PromptParser::parse("鹤顶格春福");
+    CHECK_EQ(p.spec.acrostic, std::string("春福"));
+    CHECK_EQ(p.spec.embedAt, 1);
+    CHECK_EQ(PromptParser::parse("藏头春福的七言春联").spec.embedAt, 1);
+    // Without 嵌 or 藏, 第二字 is no position and 五字 stays a length.
+    CHECK_EQ(PromptParser::parse("关于春节的五字对联").spec.length, 5);
 }
 
 COUPLET_TEST(readsHengpiPhrasings)

@@ -99,7 +99,8 @@ public:
               httplib::Request req;
               req.method = "POST";
               req.path = "/v1/completions";
-              req.body = json{{"prompt", "七言春联，关于春风"}, {"stream", true}}.dump();
+              // best_of 1: the one candidate streams live (a reranked choice arrives whole at its end).
+              req.body = json{{"prompt", "七言春联，关于春风"}, {"stream", true}, {"best_of", 1}}.dump();
               req.set_header("Content-Type", "application/json");
               req.content_receiver = [this](const char* data, std::size_t size, std::uint64_t, std::uint64_t) {
                   std::lock_guard lock(m_mutex);

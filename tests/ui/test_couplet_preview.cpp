@@ -91,6 +91,24 @@ private Q_SLOTS:
         QVERIFY(bytes.size() > 2000);
     }
 
+    // Traditional text (頭髮, 這裏) is drawn in a font that has its glyphs: a
+    // font without them (DejaVu Sans writes no Han) is passed over.
+    void traditionalTextGetsAFontWithItsGlyphs()
+    {
+        const CoupletText traditional{QStringLiteral("頭髮烏黑添喜氣"), QStringLiteral("乾淨門庭發財福"),
+                                      QStringLiteral("萬象更新")};
+        const QString latin = QStringLiteral("DejaVu Sans");
+        if (!QFontDatabase::families().contains(latin))
+            QFAIL("DejaVu Sans is not installed (fonts-dejavu-core): the test needs a font without Han glyphs");
+        QVERIFY(CoupletRenderer::missingGlyphs(traditional, latin).contains(QStringLiteral("髮")));
+        const QString chosen = CoupletRenderer::familyWithGlyphs(traditional, latin);
+        QVERIFY(chosen != latin);
+        QCOMPARE(CoupletRenderer::missingGlyphs(traditional, chosen), QString());
+        const QString brush = CoupletRenderer::brushFontFamily();
+        if (CoupletRenderer::missingGlyphs(traditional, brush).isEmpty())
+            QCOMPARE(CoupletRenderer::familyWithGlyphs(traditional, brush), brush);
+    }
+
     void reportsAnUnwritablePath()
     {
         const QString error = CoupletExporter().exportPng(QStringLiteral("/nonexistent/dir/c.png"), m_text, 100);

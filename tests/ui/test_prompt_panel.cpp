@@ -1,5 +1,7 @@
 #include "prompt/prompt_panel.h"
 
+#include "embed_position.h"
+
 #include <QComboBox>
 #include <QDate>
 #include <QApplication>
@@ -118,6 +120,47 @@ private Q_SLOTS:
         spec.upper = "春回大地千山秀";
         panel.setSpec(spec);
         QVERIFY(!panel.spec().keywordsMustAppear);
+    }
+
+    void embedsTheNameAtTheChosenPosition()
+    {
+        PromptPanel panel;
+        GenerationSpec spec;
+        spec.mode = PromptMode::Acrostic;
+        spec.acrostic = "德顺";
+        spec.embedAt = 4;
+        spec.length = 7;
+        panel.setSpec(spec);
+        QCOMPARE(panel.spec().embedAt, 4);
+        QCOMPARE(panel.problem(), QString());
+        spec.embedAt = kEmbedLast;
+        panel.setSpec(spec);
+        QCOMPARE(panel.spec().embedAt, kEmbedLast);
+        // 鹤膝格 does not fit five characters: the message names what does.
+        spec.embedAt = 5;
+        spec.length = 5;
+        panel.setSpec(spec);
+        QVERIFY(panel.problem().contains(QStringLiteral("4 蜂腰格")));
+        QSignalSpy spy(&panel, &PromptPanel::generateRequested);
+        panel.generate();
+        QCOMPARE(spy.count(), 0);
+        spec.length = 7;
+        spec.acrostic = "张德顺";
+        panel.setSpec(spec);
+        QVERIFY(panel.problem().contains(QStringLiteral("德顺")));
+    }
+
+    void theScriptSwitchReachesTheSpec()
+    {
+        PromptPanel panel;
+        QCOMPARE(int(panel.spec().script), int(OutputScript::Simplified));
+        GenerationSpec spec;
+        spec.script = OutputScript::HongKong;
+        panel.setSpec(spec);
+        QCOMPARE(int(panel.spec().script), int(OutputScript::HongKong));
+        spec.script = OutputScript::TaiwanPhrases;
+        panel.setSpec(spec);
+        QCOMPARE(int(panel.spec().script), int(OutputScript::TaiwanPhrases));
     }
 
     void refusesWhatCannotBeGenerated()

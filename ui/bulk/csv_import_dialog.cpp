@@ -23,9 +23,10 @@
 namespace couplet {
 namespace {
 
-constexpr ColumnRole kRoles[] = {ColumnRole::Id, ColumnRole::Keywords, ColumnRole::Upper, ColumnRole::Acrostic,
-                                 ColumnRole::Length, ColumnRole::Hengpi, ColumnRole::Year,
-                                 ColumnRole::Style};
+constexpr ColumnRole kRoles[] = {ColumnRole::Id,       ColumnRole::Keywords, ColumnRole::Upper,
+                                 ColumnRole::Acrostic, ColumnRole::Embed,    ColumnRole::Position,
+                                 ColumnRole::Length,   ColumnRole::Hengpi,   ColumnRole::Year,
+                                 ColumnRole::Script,   ColumnRole::Style};
 
 QString roleLabel(ColumnRole role)
 {
@@ -37,6 +38,9 @@ QString roleLabel(ColumnRole role)
     case ColumnRole::Acrostic: return CsvImportDialog::tr("藏头 acrostic");
     case ColumnRole::Length: return CsvImportDialog::tr("字数 length");
     case ColumnRole::Hengpi: return CsvImportDialog::tr("横批 hengpi");
+    case ColumnRole::Embed: return CsvImportDialog::tr("嵌名 name to embed (two characters)");
+    case ColumnRole::Position: return CsvImportDialog::tr("嵌名位置 name position (1-6, last, 燕颔 …)");
+    case ColumnRole::Script: return CsvImportDialog::tr("繁简 script (simplified, traditional, taiwan, hongkong)");
     case ColumnRole::Year: return CsvImportDialog::tr("年份 year");
     case ColumnRole::Style: return CsvImportDialog::tr("风格 style");
     }
@@ -192,11 +196,12 @@ void CsvImportDialog::fillMapping()
         name->setFlags(Qt::ItemIsEnabled);
         m_mappingTable->setItem(c, 0, name);
         auto* box = new QComboBox;
-        box->addItem(roleLabel(ColumnRole::Passthrough));
+        // Each item carries its role: the list is not in the enum's order.
+        box->addItem(roleLabel(ColumnRole::Passthrough), int(ColumnRole::Passthrough));
         for (ColumnRole role : kRoles)
-            box->addItem(roleLabel(role));
-        box->setCurrentIndex(int(m_mapping.roleOf(c)));
-        connect(box, &QComboBox::activated, this, [this, c](int index) { roleChosen(c, index); });
+            box->addItem(roleLabel(role), int(role));
+        box->setCurrentIndex(box->findData(int(m_mapping.roleOf(c))));
+        connect(box, &QComboBox::activated, this, [this, c, box](int index) { roleChosen(c, box->itemData(index).toInt()); });
         m_mappingTable->setCellWidget(c, 1, box);
     }
     m_mappingTable->resizeColumnToContents(0);
@@ -228,7 +233,7 @@ void CsvImportDialog::roleChosen(int column, int roleIndex)
     // A role moved away from another column: show every column's role again.
     for (int c = 0; c < m_mappingTable->rowCount(); ++c)
         if (auto* box = qobject_cast<QComboBox*>(m_mappingTable->cellWidget(c, 1)))
-            box->setCurrentIndex(int(m_mapping.roleOf(c)));
+            box->setCurrentIndex(box->findData(int(m_mapping.roleOf(c))));
     updateState();
 }
 

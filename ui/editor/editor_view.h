@@ -1,7 +1,7 @@
 #pragma once
 
 #include "generation_spec.h"
-#include "preview/couplet_text.h"
+#include "couplet_text.h"
 
 #include <QWidget>
 

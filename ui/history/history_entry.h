@@ -1,6 +1,6 @@
 #pragma once
 
-#include "preview/couplet_text.h"
+#include "couplet_text.h"
 
 #include <QDateTime>
 #include <QString>

@@ -2,7 +2,7 @@
 
 #include "generation_spec.h"
 #include "bulk_import.h"
-#include "preview/couplet_style.h"
+#include "couplet_style.h"
 
 #include <QMainWindow>
 

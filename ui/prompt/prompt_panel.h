@@ -55,15 +55,18 @@ private:
     static QString yearText(int year); // 2027 (羊年)
     void retranslateUi();
     void updatePlaceholder();
+    QString nameProblem(const QString& name, int length) const;
 
     QFormLayout* m_form;
     QList<QLabel*> m_labels;
     QComboBox* m_mode;
     QLineEdit* m_text;
+    QComboBox* m_position; // 嵌名: where the name stands (data: embed_position.h), for mode Acrostic
     QComboBox* m_length;
     QComboBox* m_year; // the year written for (data 0 = any)
     QSpinBox* m_candidates;
     QLineEdit* m_hengpi;
+    QComboBox* m_script; // characters of the output (data: OutputScript)
     QDoubleSpinBox* m_temperature;
     QSpinBox* m_topK;
     QDoubleSpinBox* m_topP;

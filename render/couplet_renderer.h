@@ -25,6 +25,12 @@ public:
     // "AR PL UKai CN" when installed, else any font that writes Simplified
     // Chinese, else the application font.
     static QString brushFontFamily();
+    // `preferred` when it has a glyph for every character of `text`, else the
+    // first Chinese font (Traditional first) that has them all, else
+    // `preferred`: a Traditional 髮 or 裏 is not drawn as an empty box.
+    static QString familyWithGlyphs(const CoupletText& text, const QString& preferred);
+    // The characters of `text` that `family` has no glyph for.
+    static QString missingGlyphs(const CoupletText& text, const QString& family);
 
 private:
     struct Layout;

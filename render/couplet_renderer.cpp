@@ -2,6 +2,7 @@
 
 #include <QFontDatabase>
 #include <QFontInfo>
+#include <QRawFont>
 #include <QLinearGradient>
 #include <QPainter>
 #include <QPainterPath>
@@ -109,8 +110,41 @@ CoupletRenderer::Layout CoupletRenderer::layout(const QRectF& target, const Coup
     return l;
 }
 
+QString CoupletRenderer::missingGlyphs(const CoupletText& text, const QString& family)
+{
+    // The font itself, not Qt's fallbacks for it (QFontMetrics::inFontUcs4 counts those).
+    QFont font(family);
+    font.setStyleStrategy(QFont::NoFontMerging);
+    const QRawFont raw = QRawFont::fromFont(font);
+    QString missing;
+    for (const QString& line : {text.upper, text.lower, text.hengpi, QStringLiteral("福")})
+        for (char32_t c : line.toUcs4())
+            if (!QChar::isSpace(c) && !raw.supportsCharacter(c)) missing += QString::fromUcs4(&c, 1);
+    return missing;
+}
+
+QString CoupletRenderer::familyWithGlyphs(const CoupletText& text, const QString& preferred)
+{
+    if (missingGlyphs(text, preferred).isEmpty())
+        return preferred;
+    QStringList candidates = QFontDatabase::families(QFontDatabase::TraditionalChinese);
+    candidates += QFontDatabase::families(QFontDatabase::SimplifiedChinese);
+    for (const QString& family : candidates) {
+        if (missingGlyphs(text, family).isEmpty())
+            return family;
+    }
+    return preferred;
+}
+
 void CoupletRenderer::paint(QPainter& painter, const QRectF& target, const CoupletText& text) const
 {
+    const QString preferred = m_style.fontFamily.isEmpty() ? brushFontFamily() : m_style.fontFamily;
+    if (const QString family = familyWithGlyphs(text, preferred); family != preferred) {
+        CoupletStyle style = m_style;
+        style.fontFamily = family;
+        CoupletRenderer(style).paint(painter, target, text);
+        return;
+    }
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setRenderHint(QPainter::TextAntialiasing);
