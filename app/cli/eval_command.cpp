@@ -33,7 +33,7 @@ namespace {
 struct EvalPair {
     std::string upper, lower;
     std::string source; // corpus of a validation pair ("modern", "verse-song" ...); empty for --pairs
-    CoupletStyle style = CoupletStyle::Festive; // its label (a model with styles is asked for it)
+    WritingStyle style = WritingStyle::Festive; // its label (a model with styles is asked for it)
 };
 
 std::vector<EvalPair> readPairsFile(const std::filesystem::path& path, std::size_t& skipped)
@@ -145,7 +145,7 @@ std::vector<Couplet> writeLowerLines(const CoupletModel& model, const std::vecto
         references.sources.push_back(pairs[i].source);
         references.examples.push_back(TrainingData::lowerLineExample(
             {utf8::decode(pairs[i].upper), utf8::decode(pairs[i].lower), 0,
-             spec.style.empty() ? CoupletStyle::Festive : *parseStyle(spec.style)},
+             spec.style.empty() ? WritingStyle::Festive : *parseStyle(spec.style)},
             model.vocab()));
         references.uppers.push_back(model.vocab().encode(pairs[i].upper));
         CandidateGroupOptions options;

@@ -1,6 +1,6 @@
 #include "generation_options.h"
 
-#include "couplet_style.h"
+#include "writing_style.h"
 #include "couplet_generator.h"
 #include "embed_position.h"
 #include "spring_festival.h"

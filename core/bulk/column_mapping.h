@@ -12,7 +12,7 @@ namespace couplet {
 // the output untouched.
 // Embed is a 嵌名 name, Position where it stands (embed_position.h), Script
 // the characters of the output (output_script.h), Style the couplet's style
-// (couplet_style.h).
+// (writing_style.h).
 enum class ColumnRole { Passthrough, Id, Keywords, Upper, Acrostic, Length, Hengpi, Year, Embed, Position, Script, Style };
 
 inline constexpr int kNoColumn = -1;

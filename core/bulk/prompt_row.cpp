@@ -1,6 +1,6 @@
 #include "prompt_row.h"
 
-#include "couplet_style.h"
+#include "writing_style.h"
 #include "embed_position.h"
 #include "line_shape.h"
 #include "spring_festival.h"

@@ -137,7 +137,7 @@ std::string validateRequiredKeywords(const GenerationSpec& spec, const std::vect
 
 // What a model with style tokens writes when a spec names none: the door's
 // style, not the verse's.
-constexpr CoupletStyle kDefaultStyle = CoupletStyle::Festive;
+constexpr WritingStyle kDefaultStyle = WritingStyle::Festive;
 
 std::string validateStyle(const Vocab& vocab, const std::string& style)
 {

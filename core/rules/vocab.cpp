@@ -45,7 +45,7 @@ Vocab Vocab::load(const std::filesystem::path& path)
     if (!in) throw std::runtime_error("cannot open " + path.string());
     const auto specials = specialNames();
     std::vector<char32_t> chars;
-    std::vector<CoupletStyle> styles; // after the characters
+    std::vector<WritingStyle> styles; // after the characters
     std::string line;
     int lineNo = 0;
     while (std::getline(in, line)) {
@@ -81,11 +81,11 @@ Vocab Vocab::load(const std::filesystem::path& path)
     if (lineNo < static_cast<int>(specials.size()))
         throw std::runtime_error(path.string() + ": truncated, " + std::to_string(lineNo) + " lines");
     Vocab vocab(chars);
-    for (CoupletStyle s : styles) vocab.appendStyle(s);
+    for (WritingStyle s : styles) vocab.appendStyle(s);
     return vocab;
 }
 
-void Vocab::appendStyle(CoupletStyle style)
+void Vocab::appendStyle(WritingStyle style)
 {
     if (styleToken(style) >= 0) return;
     m_styleIds[static_cast<std::size_t>(style)] = size();
@@ -96,7 +96,7 @@ void Vocab::appendStyle(CoupletStyle style)
 Vocab Vocab::withStyleTokens() const
 {
     Vocab v = *this;
-    for (CoupletStyle s : kCoupletStyles) v.appendStyle(s);
+    for (WritingStyle s : kWritingStyles) v.appendStyle(s);
     return v;
 }
 

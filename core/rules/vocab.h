@@ -1,6 +1,6 @@
 #pragma once
 
-#include "couplet_style.h"
+#include "writing_style.h"
 
 #include <array>
 #include <filesystem>
@@ -65,8 +65,8 @@ public:
     // This vocabulary with the style tokens appended (those it lacks).
     Vocab withStyleTokens() const;
     // The token of a style, or -1 when the vocabulary has none (a model trained without styles).
-    int styleToken(CoupletStyle style) const { return m_styleIds[static_cast<std::size_t>(style)]; }
-    bool hasStyles() const { return styleToken(CoupletStyle::Festive) >= 0; }
+    int styleToken(WritingStyle style) const { return m_styleIds[static_cast<std::size_t>(style)]; }
+    bool hasStyles() const { return styleToken(WritingStyle::Festive) >= 0; }
 
     // Characters of UTF-8 text as tokens (unknown ones as tok::kUnk).
     std::vector<int> encode(std::string_view text) const;
@@ -76,12 +76,12 @@ public:
     std::u32string unknownCharacters(std::string_view text) const;
 
 private:
-    void appendStyle(CoupletStyle style);
+    void appendStyle(WritingStyle style);
 
     std::vector<std::string> m_pieces;
     std::vector<char32_t> m_chars; // 0 for special tokens
     std::unordered_map<char32_t, int> m_index;
-    std::array<int, kCoupletStyles.size()> m_styleIds{-1, -1, -1, -1};
+    std::array<int, kWritingStyles.size()> m_styleIds{-1, -1, -1, -1};
 };
 
 } // namespace couplet

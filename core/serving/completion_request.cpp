@@ -3,7 +3,7 @@
 #include "couplet_generator.h"
 
 #include "api_error.h"
-#include "couplet_style.h"
+#include "writing_style.h"
 #include "embed_position.h"
 #include "spring_festival.h"
 #include "zodiac.h"

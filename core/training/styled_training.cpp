@@ -29,7 +29,7 @@ void labelDataStyles(TrainingData& data, const Vocab& vocab, const std::filesyst
     std::size_t modern = 0;
     for (const auto& src : data.sources())
         for (const auto* pairs : {&src.train, &src.valid})
-            for (const auto& p : *pairs) modern += p.style == CoupletStyle::Modern || p.style == CoupletStyle::Festive;
+            for (const auto& p : *pairs) modern += p.style == WritingStyle::Modern || p.style == WritingStyle::Festive;
     if (log != nullptr)
         *log << "styles: " << festive << " festive of " << modern << " modern pairs (" << kStyleFile << ")\n";
 }

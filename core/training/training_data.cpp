@@ -22,11 +22,11 @@ double weightFor(const std::string& name)
     return 0.1;
 }
 
-CoupletStyle styleOfSource(const std::string& name)
+WritingStyle styleOfSource(const std::string& name)
 {
-    if (name.rfind("verse", 0) == 0) return CoupletStyle::Verse;
-    if (name == "classical") return CoupletStyle::Classical;
-    return CoupletStyle::Modern;
+    if (name.rfind("verse", 0) == 0) return WritingStyle::Verse;
+    if (name == "classical") return WritingStyle::Classical;
+    return WritingStyle::Modern;
 }
 
 bool usableLine(const std::u32string& line)
@@ -128,11 +128,11 @@ std::size_t TrainingData::labelStyles(const StyleLexicon& lexicon)
 {
     std::size_t festive = 0;
     for (auto& s : m_sources) {
-        if (styleOfSource(s.name) != CoupletStyle::Modern) continue;
+        if (styleOfSource(s.name) != WritingStyle::Modern) continue;
         for (auto* pairs : {&s.train, &s.valid})
             for (auto& p : *pairs) {
-                p.style = lexicon.festive(p.upper, p.lower) ? CoupletStyle::Festive : CoupletStyle::Modern;
-                festive += p.style == CoupletStyle::Festive;
+                p.style = lexicon.festive(p.upper, p.lower) ? WritingStyle::Festive : WritingStyle::Modern;
+                festive += p.style == WritingStyle::Festive;
             }
     }
     return festive;

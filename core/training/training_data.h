@@ -1,6 +1,6 @@
 #pragma once
 
-#include "couplet_style.h"
+#include "writing_style.h"
 #include "hengpi_list.h"
 #include "target_sequence.h"
 #include "vocab.h"
@@ -18,7 +18,7 @@ struct CouplePair {
     int source = 0;
     // By source (verse-*, classical; modern and any other file: modern) until
     // labelStyles() finds the festive ones among the modern.
-    CoupletStyle style = CoupletStyle::Modern;
+    WritingStyle style = WritingStyle::Modern;
 };
 
 class StyleLexicon;
@@ -43,7 +43,7 @@ public:
     static TrainingData load(const std::filesystem::path& dataDir, double validFraction = 0.01,
                              std::size_t maxValidPerSource = 1000);
 
-    // Marks the modern pairs that `lexicon` finds festive (CoupletStyle::Festive);
+    // Marks the modern pairs that `lexicon` finds festive (WritingStyle::Festive);
     // returns how many. Which pairs are validation does not change.
     std::size_t labelStyles(const StyleLexicon& lexicon);
 

@@ -231,14 +231,14 @@ COUPLET_TEST(styleLabelsComeFromTheLexiconAndLeaveTheValidationSplitAlone)
         CHECK_EQ(a.size(), b.size());
         for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) CHECK(a[i].upper == b[i].upper && a[i].lower == b[i].lower);
     }
-    std::map<std::u32string, CoupletStyle> styles;
+    std::map<std::u32string, WritingStyle> styles;
     for (const auto& src : labelled.sources())
         for (const auto* pairs : {&src.train, &src.valid})
             for (const auto& p : *pairs) styles[p.upper] = p.style;
-    CHECK(styles.at(U"新春福满门") == CoupletStyle::Festive); // 新春 alone weighs 2
-    CHECK(styles.at(U"福临家") == CoupletStyle::Festive);     // 福 and 祥 together
-    CHECK(styles.at(U"福到家") == CoupletStyle::Modern);      // 福 alone weighs 1
-    CHECK(styles.at(U"山水天地人") == CoupletStyle::Verse);
+    CHECK(styles.at(U"新春福满门") == WritingStyle::Festive); // 新春 alone weighs 2
+    CHECK(styles.at(U"福临家") == WritingStyle::Festive);     // 福 and 祥 together
+    CHECK(styles.at(U"福到家") == WritingStyle::Modern);      // 福 alone weighs 1
+    CHECK(styles.at(U"山水天地人") == WritingStyle::Verse);
 
     std::ofstream(root / "bad.txt") << "新春 2\n福 three\n";
     CHECK_THROWS(StyleLexicon::load(root / "bad.txt"), "bad.txt: line 2: expected \"word weight\"");
@@ -265,9 +265,9 @@ COUPLET_TEST(aStyledContinuationAppendsTheStyleTokensToTheVocabulary)
     CHECK(!before.hasStyles() && after.hasStyles());
     CHECK_EQ(after.size(), before.size() + 4);
     for (int id = 0; id < before.size(); ++id) CHECK_EQ(after.piece(id), before.piece(id));
-    CHECK_EQ(after.styleToken(CoupletStyle::Festive), before.size());
-    CHECK_EQ(after.piece(after.styleToken(CoupletStyle::Verse)), std::string("<verse>"));
-    CHECK(!after.isCharacter(after.styleToken(CoupletStyle::Modern)));
+    CHECK_EQ(after.styleToken(WritingStyle::Festive), before.size());
+    CHECK_EQ(after.piece(after.styleToken(WritingStyle::Verse)), std::string("<verse>"));
+    CHECK(!after.isCharacter(after.styleToken(WritingStyle::Modern)));
     CHECK(std::filesystem::exists(root / "styled" / "styles.txt"));
 
     const auto oldWte = safetensors::load(fresh / "model.safetensors").at("wte.weight").to(torch::kFloat32);
@@ -280,9 +280,9 @@ COUPLET_TEST(aStyledContinuationAppendsTheStyleTokensToTheVocabulary)
     spec.keywords = "春";
     spec.length = 5;
     const auto secondToken = [&](const CoupletModel& model) { return model.makePolicy(spec)->promptTokens().at(1); };
-    CHECK_EQ(secondToken(*styled), after.styleToken(CoupletStyle::Festive));
+    CHECK_EQ(secondToken(*styled), after.styleToken(WritingStyle::Festive));
     spec.style = "verse";
-    CHECK_EQ(secondToken(*styled), after.styleToken(CoupletStyle::Verse));
+    CHECK_EQ(secondToken(*styled), after.styleToken(WritingStyle::Verse));
     spec.style = "autumn";
     CHECK(styled->validate(spec).find("style must be festive, modern, verse or classical") != std::string::npos);
 
@@ -302,7 +302,7 @@ COUPLET_TEST(styleTokensOfAVocabularyFileReadBackAndOthersAreRefused)
     vocab.save(root / "vocab.txt");
     const auto back = Vocab::load(root / "vocab.txt");
     CHECK_EQ(back.size(), vocab.size());
-    CHECK_EQ(back.styleToken(CoupletStyle::Classical), vocab.size() - 1);
+    CHECK_EQ(back.styleToken(WritingStyle::Classical), vocab.size() - 1);
     CHECK_EQ(back.id(U'福'), vocab.id(U'福'));
 
     std::ofstream(root / "vocab.txt", std::ios::app) << "<autumn>\n";

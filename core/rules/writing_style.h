@@ -12,17 +12,17 @@ namespace couplet {
 // (a spring-festival lexicon's matches), the other modern ones, Tang/Song
 // verse, the classical primers. Asking for the festive one keeps the verse's
 // autumn and recluses off a door while the verse still teaches 对仗.
-enum class CoupletStyle { Festive, Modern, Verse, Classical };
+enum class WritingStyle { Festive, Modern, Verse, Classical };
 
-inline constexpr std::array<CoupletStyle, 4> kCoupletStyles = {CoupletStyle::Festive, CoupletStyle::Modern,
-                                                               CoupletStyle::Verse, CoupletStyle::Classical};
+inline constexpr std::array<WritingStyle, 4> kWritingStyles = {WritingStyle::Festive, WritingStyle::Modern,
+                                                               WritingStyle::Verse, WritingStyle::Classical};
 
 // "festive", "modern", "verse", "classical".
-std::string_view styleName(CoupletStyle style);
+std::string_view styleName(WritingStyle style);
 // The vocabulary token: "<festive>" ...
-std::string styleTokenName(CoupletStyle style);
+std::string styleTokenName(WritingStyle style);
 // The style of a name as styleName() writes it; empty for anything else.
-std::optional<CoupletStyle> parseStyle(std::string_view name);
+std::optional<WritingStyle> parseStyle(std::string_view name);
 // "festive, modern, verse or classical": for messages.
 std::string styleNames();
 
