@@ -258,6 +258,10 @@
         <translation>年份</translation>
     </message>
     <message>
+        <source>风格 style</source>
+        <translation>风格</translation>
+    </message>
+    <message>
         <source>Import prompts from CSV</source>
         <translation>从 CSV 导入提示</translation>
     </message>

@@ -12,6 +12,7 @@
 #include "couplet_scorer.h"
 #include "decoder_nll.h"
 #include "generate.h"
+#include "styled_training.h"
 #include "text_metrics.h"
 #include "trainer.h"
 #include "training_data.h"
@@ -32,6 +33,7 @@ namespace {
 struct EvalPair {
     std::string upper, lower;
     std::string source; // corpus of a validation pair ("modern", "verse-song" ...); empty for --pairs
+    WritingStyle style = WritingStyle::Festive; // its label (a model with styles is asked for it)
 };
 
 std::vector<EvalPair> readPairsFile(const std::filesystem::path& path, std::size_t& skipped)
@@ -55,12 +57,14 @@ std::vector<EvalPair> readPairsFile(const std::filesystem::path& path, std::size
     return out;
 }
 
-std::vector<EvalPair> validationPairs(const std::filesystem::path& dataDir)
+// The validation split, each pair labelled with its style as the model's own
+// lexicon (styles.txt) labels it.
+std::vector<EvalPair> validationPairs(const std::filesystem::path& dataDir, const std::filesystem::path& modelDir)
 {
     std::vector<EvalPair> out;
-    const auto data = TrainingData::load(dataDir);
+    const auto data = loadLabelledData(dataDir, modelDir);
     for (const auto& s : data.sources())
-        for (const auto& p : s.valid) out.push_back({utf8::encode(p.upper), utf8::encode(p.lower), s.name});
+        for (const auto& p : s.valid) out.push_back({utf8::encode(p.upper), utf8::encode(p.lower), s.name, p.style});
     return out;
 }
 
@@ -107,6 +111,7 @@ struct References {
 };
 
 struct PairRun {
+    std::string style; // --style: every pair asks for it; empty = each pair its own label
     bool greedy = false, rerank = false;
     std::uint64_t seed = 1;
     DecodingWeights weights;
@@ -126,6 +131,8 @@ std::vector<Couplet> writeLowerLines(const CoupletModel& model, const std::vecto
         GenerationSpec spec;
         spec.mode = PromptMode::Upper;
         spec.upper = pairs[i].upper;
+        const bool styled = model.vocab().hasStyles();
+        spec.style = !run.style.empty() || !styled ? run.style : std::string(styleName(pairs[i].style));
         spec.rerank = run.rerank;
         run.weights.applyTo(spec);
         spec.sampling.greedy = run.greedy;
@@ -137,7 +144,9 @@ std::vector<Couplet> writeLowerLines(const CoupletModel& model, const std::vecto
         }
         references.sources.push_back(pairs[i].source);
         references.examples.push_back(TrainingData::lowerLineExample(
-            {utf8::decode(pairs[i].upper), utf8::decode(pairs[i].lower), 0}, model.vocab()));
+            {utf8::decode(pairs[i].upper), utf8::decode(pairs[i].lower), 0,
+             spec.style.empty() ? WritingStyle::Festive : *parseStyle(spec.style)},
+            model.vocab()));
         references.uppers.push_back(model.vocab().encode(pairs[i].upper));
         CandidateGroupOptions options;
         options.priority = Priority::Bulk;
@@ -206,13 +215,15 @@ void writeJson(const std::string& file, const Scores& s, std::size_t pairs, cons
 void printHelp()
 {
     std::cout << "couplet eval --pairs FILE.tsv | --data DIR  [--limit N] [--show N] [--greedy] [--rerank] [--seed N]\n"
-                 "             [--align-weight W] [--length-bias B] [--backward-weight W] [--json FILE]\n"
+                 "             [--align-weight W] [--length-bias B] [--backward-weight W] [--style NAME] [--json FILE]\n"
                  "  generates a 下联 (and 横批) for every 上联 and reports format validity, perplexity of the\n"
                  "  reference 下联 (by the model alone, and with the 对仗 table as decoding adds it), character\n"
                  "  overlap and BLEU-2 against it, the 平仄 score, the share of lines whose last character was\n"
                  "  forced where the model would have ended, and couplets per second.\n"
                  "  --data uses the fixed validation split of a training data folder, and gives same-place per corpus too.\n"
+                 "  A model with styles is asked for each pair's own style (by its styles.txt), or for --style.\n"
                  "couplet eval --prompts FILE.tsv [--count N] [--seeds N] [--keywords-must-appear] [--no-rerank] [--year YYYY]\n"
+                 "             [--style NAME]\n"
                  "             [--align-weight W] [--length-bias B] [--keyword-bonus K] [--backward-weight W] [--json FILE]\n"
                  "             [--temperature T] [--top-k K] [--top-p P] [--repetition-penalty R]\n"
                  "  writes every prompt of a judged set (group<TAB>mode<TAB>text<TAB>length lines) and reports\n"
@@ -236,13 +247,16 @@ int runEval(Args& args)
     run.greedy = args.flag("greedy");
     run.rerank = args.flag("rerank");
     run.seed = static_cast<std::uint64_t>(args.integer("seed", 1));
+    run.style = takeStyle(args);
     run.weights = takeDecodingWeights(args, KeywordBonusFlag::NotTaken);
     if (pairsFile.empty() == dataDir.empty()) throw UsageError("give either --pairs FILE.tsv or --data DIR");
     auto model = loadModel(args);
     args.finish();
+    if (!run.style.empty() && !model->vocab().hasStyles())
+        throw UsageError("--style " + run.style + ": this model has no styles (it was trained without style tokens)");
 
     std::size_t skipped = 0;
-    auto pairs = pairsFile.empty() ? validationPairs(dataDir) : readPairsFile(pairsFile, skipped);
+    auto pairs = pairsFile.empty() ? validationPairs(dataDir, model->dir()) : readPairsFile(pairsFile, skipped);
     if (limit > 0 && pairs.size() > static_cast<std::size_t>(limit)) pairs.resize(static_cast<std::size_t>(limit));
 
     Scores s;

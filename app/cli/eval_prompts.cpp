@@ -98,6 +98,7 @@ struct PromptRun {
     std::uint64_t seed = 1;
     bool mustAppear = false, rerank = true;
     int year = 0; // --year: the year animal of prompts that name none
+    std::string style; // --style; empty = the model's default
     DecodingWeights weights;
     SamplingSettings sampling; // --temperature, --top-k, --top-p, --repetition-penalty (the seed is per run)
 };
@@ -108,6 +109,7 @@ void applyRun(GenerationSpec& spec, const PromptRun& run)
     spec.keywordsMustAppear = run.mustAppear && spec.mode != PromptMode::Upper && !spec.keywords.empty();
     spec.rerank = run.rerank;
     spec.year = run.year;
+    spec.style = run.style;
     spec.sampling = run.sampling;
     run.weights.applyTo(spec);
 }
@@ -158,6 +160,7 @@ int runPromptEval(Args& args)
     run.mustAppear = args.flag("keywords-must-appear");
     run.rerank = !args.flag("no-rerank");
     run.year = takeYear(args);
+    run.style = takeStyle(args);
     run.weights = takeDecodingWeights(args);
     takeSamplingOptions(args, run.sampling);
     auto model = loadModel(args);

@@ -1,5 +1,6 @@
 #include "generation_options.h"
 
+#include "writing_style.h"
 #include "couplet_generator.h"
 #include "embed_position.h"
 #include "spring_festival.h"
@@ -56,6 +57,14 @@ int takeYear(Args& args)
     return year;
 }
 
+std::string takeStyle(Args& args)
+{
+    const std::string style = args.value("style");
+    if (!style.empty() && !parseStyle(style))
+        throw UsageError("--style must be " + styleNames() + ", not \"" + style + "\"");
+    return style;
+}
+
 void takeSamplingOptions(Args& args, SamplingSettings& s)
 {
     s.temperature = static_cast<float>(args.number("temperature", s.temperature));
@@ -101,6 +110,7 @@ void takeDecodingOptions(Args& args, GenerationSpec& spec)
     spec.keywordsMustAppear = args.flag("keywords-must-appear");
     spec.mixedZodiac = args.flag("mixed-zodiac");
     spec.year = takeYear(args);
+    spec.style = takeStyle(args);
     spec.rerank = !args.flag("no-rerank");
     takeDecodingWeights(args).applyTo(spec);
 }
@@ -126,6 +136,7 @@ std::string decodingOptionsHelp(const DecodingHelp& meaning, std::size_t width)
         {"--year YYYY|none", "the year the couplet is for (2027 = 羊年; default: the coming Spring Festival's, "
                              + std::to_string(comingSpringFestivalYear()) + "): no other year animal is written unless the "
                              "prompt names one, and the 横批 names none but its; none (or 0): no year"},
+        {"--style NAME", "festive, modern, verse or classical, for a model trained with styles (default festive)"},
         {"--no-rerank", "rank candidates by the model alone (and sample only those asked for, unless --candidates)"},
         {"--align-weight W", "对仗 fusion weight (default: the model's align.tsv; 0 = off)"},
         {"--length-bias B", "weight of the line-end bias for fixed lengths (0 = off)"},

@@ -25,6 +25,11 @@ int takeYear(Args& args);
 // --at POS, the 嵌名 position (1 when absent); throws UsageError naming the positions.
 int takeEmbedPosition(Args& args);
 
+// --style NAME (festive, modern, verse or classical; empty when absent);
+// throws UsageError for another name. Whether the model has styles is the
+// model's to say (CoupletModel::validate).
+std::string takeStyle(Args& args);
+
 // --temperature, --top-k, --top-p and --repetition-penalty into `s` (what
 // is not given keeps its value).
 void takeSamplingOptions(Args& args, SamplingSettings& s);
@@ -32,7 +37,7 @@ void takeSamplingOptions(Args& args, SamplingSettings& s);
 // The decoding flags `couplet generate` and `couplet batch` share, into
 // `spec`: --at, --length, --count, --seed, --temperature, --top-k, --top-p,
 // --repetition-penalty, --greedy, --tone, --free-hengpi,
-// --keywords-must-appear, --mixed-zodiac, --year, --no-rerank and the weights above.
+// --keywords-must-appear, --mixed-zodiac, --year, --style, --no-rerank and the weights above.
 // Throws UsageError for a count below 1, a negative seed or a negative
 // weight; the model checks the rest (CoupletModel::validate).
 void takeDecodingOptions(Args& args, GenerationSpec& spec);

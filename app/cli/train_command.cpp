@@ -55,11 +55,14 @@ int runTrain(Args& args)
         std::cout << "couplet train --data DIR --out DIR [--resume | --init-from MODEL_DIR] [--steps N] [--batch N] [--lr X]\n"
                      "              [--dim N] [--layers N] [--heads N] [--threads N] [--minutes M]\n"
                      "              [--device cpu|cuda] [--seed N] [--warmup N] [--min-lr X] [--bf16 | --fp32]\n"
-                     "              [--grow-layers N]\n"
+                     "              [--grow-layers N] [--styles LEXICON]\n"
                      "  --resume  continue the checkpoint in --out with the schedule it was started with (steps, batch,\n"
                      "            learning rates, warm-up); any of those given as well replace the recorded ones\n"
                      "  --grow-layers N  with --init-from: deepen to N layers, each new one a copy of the layer below\n"
                      "                   with its output projections zeroed (the same function at step 0)\n"
+                     "  --styles LEXICON  style tokens: each example says its style after <bos> (festive, modern,\n"
+                     "                   verse, classical), the festive modern couplets found by LEXICON\n"
+                     "                   (training/festive-lexicon.txt); with --init-from the tokens are appended\n"
                      "  --bf16  the forward pass's products in bf16 (autocast; the default on CPUs with avx512_bf16)\n"
                      "  --fp32  every product in fp32\n"
                      "couplet train --out DIR --export TO [--fp32]   copy a trained model for shipping (fp16)\n"
@@ -77,6 +80,7 @@ int runTrain(Args& args)
     o.initFrom = args.value("init-from");
     if (o.resume && !o.initFrom.empty()) throw UsageError("--resume and --init-from exclude each other");
     o.growLayers = args.integer("grow-layers", 0);
+    o.styleLexicon = args.value("styles");
     if (o.growLayers != 0 && o.initFrom.empty()) throw UsageError("--grow-layers needs --init-from");
     if (o.resume && !loadResumedSchedule(o)
         && !(args.has("steps") && args.has("lr") && args.has("min-lr") && args.has("warmup")))

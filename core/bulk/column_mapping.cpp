@@ -30,11 +30,12 @@ constexpr RoleAlias kAliases[] = {
     {ColumnRole::Position, "embedat"}, {ColumnRole::Position, "嵌名位置"},
     {ColumnRole::Position, "位置"},   {ColumnRole::Position, "格"},
     {ColumnRole::Script, "script"},   {ColumnRole::Script, "繁简"},
-    {ColumnRole::Script, "简繁"},
+    {ColumnRole::Script, "简繁"},     {ColumnRole::Style, "style"},
+    {ColumnRole::Style, "风格"},
 };
 
-constexpr std::string_view kRoleNames[] = {"passthrough", "id",     "keywords", "upper", "acrostic",   "length",
-                                           "hengpi",      "year",   "embed",    "position", "script"};
+constexpr std::string_view kRoleNames[] = {"passthrough", "id",     "keywords", "upper",    "acrostic", "length",
+                                           "hengpi",      "year",   "embed",    "position", "script",   "style"};
 
 // Drops a BOM, ASCII and ideographic spaces, '_' and '-'; lower-cases ASCII.
 std::string normalise(std::string_view name)
@@ -167,7 +168,7 @@ void ColumnMapping::applyOverrides(std::string_view text, const std::vector<std:
         if (!role || *role == ColumnRole::Passthrough)
             throw std::invalid_argument("bad column mapping \"" + std::string(item)
                                         + "\"; expected role=column with a role among id, "
-                                          "keywords, upper, acrostic, embed, position, length, hengpi, year, script");
+                                          "keywords, upper, acrostic, embed, position, length, hengpi, year, script, style");
         assign(*role, columnFromText(item.substr(eq + 1), header));
     }
 }

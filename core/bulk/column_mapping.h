@@ -11,8 +11,9 @@ namespace couplet {
 // What a CSV column means to a bulk job. Passthrough columns are copied to
 // the output untouched.
 // Embed is a 嵌名 name, Position where it stands (embed_position.h), Script
-// the characters of the output (output_script.h).
-enum class ColumnRole { Passthrough, Id, Keywords, Upper, Acrostic, Length, Hengpi, Year, Embed, Position, Script };
+// the characters of the output (output_script.h), Style the couplet's style
+// (writing_style.h).
+enum class ColumnRole { Passthrough, Id, Keywords, Upper, Acrostic, Length, Hengpi, Year, Embed, Position, Script, Style };
 
 inline constexpr int kNoColumn = -1;
 
@@ -21,8 +22,8 @@ inline constexpr int kNoColumn = -1;
 class ColumnMapping {
 public:
     // Recognises keywords/关键词, upper/上联, acrostic/藏头, length/字数,
-    // hengpi/横批, year/年份, embed/嵌名, position/嵌名位置, script/繁简, id (and
-    // a few variants), ignoring case, spaces and a BOM.
+    // hengpi/横批, year/年份, embed/嵌名, position/嵌名位置, script/繁简, style/风格,
+    // id (and a few variants), ignoring case, spaces and a BOM.
     // The first column with a given role wins; later ones pass through.
     static ColumnMapping fromHeader(const std::vector<std::string>& header);
     // The role a header name stands for, or Passthrough.
@@ -51,8 +52,8 @@ public:
     bool operator==(const ColumnMapping&) const = default;
 
 private:
-    static constexpr std::size_t kRoles = 11;
-    std::array<int, kRoles> m_columns{kNoColumn, kNoColumn, kNoColumn, kNoColumn, kNoColumn, kNoColumn,
+    static constexpr std::size_t kRoles = 12;
+    std::array<int, kRoles> m_columns{kNoColumn, kNoColumn, kNoColumn, kNoColumn, kNoColumn, kNoColumn, kNoColumn,
                                       kNoColumn, kNoColumn, kNoColumn, kNoColumn, kNoColumn};
 };
 

@@ -1,5 +1,6 @@
 #include "prompt_row.h"
 
+#include "writing_style.h"
 #include "embed_position.h"
 #include "line_shape.h"
 #include "spring_festival.h"
@@ -184,6 +185,10 @@ std::string buildSpec(const std::vector<std::string>& cells, const ColumnMapping
     if (!spec.hengpi.empty()) {
         if (auto e = checkHanLine(spec.hengpi, "横批 (hengpi)"); !e.empty()) return e;
         if (utf8::length(spec.hengpi) != 4) return "横批 (hengpi) must have four characters";
+    }
+    if (const std::string style = cellOf(cells, mapping, ColumnRole::Style); !style.empty()) {
+        if (!parseStyle(style)) return "bad 风格 (style) \"" + style + "\": use " + styleNames();
+        spec.style = style;
     }
     spec.keywords = cellOf(cells, mapping, ColumnRole::Keywords);
     const std::string upper = cellOf(cells, mapping, ColumnRole::Upper);

@@ -55,6 +55,7 @@ std::string specToJson(const GenerationSpec& spec)
                  {"acrostic", spec.acrostic}, {"embed_at", spec.embedAt}, {"script", outputScriptName(spec.script)}, {"length", spec.length}, {"hengpi", spec.hengpi},
                  {"tone", spec.tonePattern}, {"free_hengpi", spec.freeHengpi},
                  {"keywords_must_appear", spec.keywordsMustAppear}, {"mixed_zodiac", spec.mixedZodiac}, {"year", spec.year},
+                 {"style", spec.style},
                  {"candidates", spec.candidates}, {"temperature", s.temperature}, {"top_k", s.topK},
                  {"top_p", s.topP}, {"repetition_penalty", s.repetitionPenalty}, {"seed", s.seed},
                  {"greedy", s.greedy}, {"rerank", spec.rerank}, {"align_weight", spec.alignWeight},
@@ -83,6 +84,7 @@ GenerationSpec specFromJson(const std::string& text)
         spec.embedAt = j.value("embed_at", 1);
         const std::string script = j.value("script", std::string("simplified"));
         spec.script = parseOutputScript(script).value_or(OutputScript::Simplified);
+        spec.style = j.value("style", std::string());
         spec.candidates = j.at("candidates").get<int>();
         SamplingSettings& s = spec.sampling;
         s.temperature = j.at("temperature").get<float>();

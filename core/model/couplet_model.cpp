@@ -135,6 +135,19 @@ std::string validateRequiredKeywords(const GenerationSpec& spec, const std::vect
     return {};
 }
 
+// What a model with style tokens writes when a spec names none: the door's
+// style, not the verse's.
+constexpr WritingStyle kDefaultStyle = WritingStyle::Festive;
+
+std::string validateStyle(const Vocab& vocab, const std::string& style)
+{
+    if (style.empty()) return {};
+    if (!parseStyle(style)) return "style must be " + styleNames() + ", got \"" + style + "\"";
+    if (!vocab.hasStyles())
+        return "this model has no styles (it was trained without style tokens): leave style unset, not \"" + style + "\"";
+    return {};
+}
+
 // 嵌名 (藏头 at position 1): the name's characters, where they stand, and
 // the tone rule where the name ends the lines (雁足格).
 std::string validateEmbedding(const CoupletModelImpl& m, const GenerationSpec& spec)
@@ -290,6 +303,7 @@ std::string CoupletModel::validate(const GenerationSpec& spec) const
         if (auto e = validateSampling(spec.sampling); !e.empty()) return e;
         if (spec.year < 0 || spec.year > kMaxYear)
             return "year must be 0 (none) or 1 to " + std::to_string(kMaxYear) + ", got " + std::to_string(spec.year);
+        if (auto e = validateStyle(m.vocab, spec.style); !e.empty()) return e;
         if (spec.mode != PromptMode::Upper && (spec.length < 0 || spec.length > tok::kMaxLineChars))
             return "length must be 0 (free) or 1 to " + std::to_string(tok::kMaxLineChars) + " characters";
         const auto hengpi = utf8::decode(spec.hengpi);
@@ -331,6 +345,8 @@ std::unique_ptr<TokenPolicy> CoupletModel::makePolicy(const GenerationSpec& spec
     if (auto e = validate(spec); !e.empty()) throw std::invalid_argument(e);
     const auto& m = *m_impl;
     std::vector<int> prompt{tok::kBos};
+    if (m.vocab.hasStyles())
+        prompt.push_back(m.vocab.styleToken(spec.style.empty() ? kDefaultStyle : *parseStyle(spec.style)));
     std::vector<int> theme;
     DecodingBiases biases;
     ConstraintSpec c;
@@ -419,10 +435,11 @@ std::vector<double> CoupletModel::backwardLogProbs(const std::vector<Couplet>& c
 {
     std::vector<TrainingExample> examples;
     std::vector<std::size_t> scored; // couplets with two lines of equal length
+    const int style = m_impl->vocab.styleToken(kDefaultStyle); // -1 without styles
     for (std::size_t i = 0; i < couplets.size(); ++i) {
         const auto up = m_impl->vocab.encode(couplets[i].upper), down = m_impl->vocab.encode(couplets[i].lower);
         if (up.empty() || up.size() != down.size()) continue;
-        examples.push_back(answerExample(down, up));
+        examples.push_back(answerExample(down, up, style));
         scored.push_back(i);
     }
     std::vector<double> out(couplets.size(), 0.0);
@@ -457,6 +474,7 @@ const CoupletModelImpl& implOf(const CoupletModel& model) { return *model.m_impl
 const Vocab& CoupletModel::vocab() const { return m_impl->vocab; }
 const ToneTable& CoupletModel::tones() const { return m_impl->tones; }
 const AlignTable* CoupletModel::align() const { return m_impl->align.get(); }
+const std::filesystem::path& CoupletModel::dir() const { return m_impl->dir; }
 
 std::string CoupletModel::summary() const
 {

@@ -71,6 +71,7 @@ public:
     const Vocab& vocab() const;
     const ToneTable& tones() const;
     const AlignTable* align() const;  // the 对仗 table (align.tsv), null when the folder has none
+    const std::filesystem::path& dir() const; // the folder it was loaded from (its styles.txt, for eval)
 
 private:
     // The internals, for the model's own layer, its tests and the roofline

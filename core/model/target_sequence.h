@@ -14,14 +14,18 @@ struct TrainingExample {
     std::vector<char> target; // target[i]: tokens[i + 1] is trained on
 };
 
-// The fixed prompt <bos> <lenN> <up> given <down> followed by answer <hp>;
+// The fixed prompt <bos> [style] <lenN> <up> given <down> followed by answer <hp>;
 // only the answer's tokens are targets. With the 上联 given, the reference
 // 下联's likelihood; with the lines swapped, the couplet read backwards.
-inline TrainingExample answerExample(const std::vector<int>& given, const std::vector<int>& answer)
+// `style`: a style token (Vocab::styleToken), or -1 for none.
+inline TrainingExample answerExample(const std::vector<int>& given, const std::vector<int>& answer, int style = -1)
 {
     TrainingExample ex;
     auto& t = ex.tokens;
-    t = {tok::kBos, tok::lengthToken(static_cast<int>(given.size())), tok::kUpper};
+    t = {tok::kBos};
+    if (style >= 0) t.push_back(style);
+    t.push_back(tok::lengthToken(static_cast<int>(given.size())));
+    t.push_back(tok::kUpper);
     t.insert(t.end(), given.begin(), given.end());
     t.push_back(tok::kLower);
     const std::size_t answerStart = t.size();

@@ -38,6 +38,9 @@ struct GenerationSpec {
     // animal when the prompt names none, so that no other (金猴, 龙年) is written, and the 横批's
     // whatever the lines name. Every door defaults it to comingSpringFestivalYear().
     int year = 0;
+    // festive, modern, verse or classical (writing_style.h), for a model trained with style
+    // tokens; empty = the model's default (festive where it has styles, none otherwise).
+    std::string style;
     int candidates = 1;          // couplets returned
     int bestOf = 0;              // candidates sampled to choose them from; 0 = sampledCandidates()'s default
     bool rerank = true;          // rank by CoupletScorer (4x sampled by default), else by the model's score alone

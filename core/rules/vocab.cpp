@@ -45,6 +45,7 @@ Vocab Vocab::load(const std::filesystem::path& path)
     if (!in) throw std::runtime_error("cannot open " + path.string());
     const auto specials = specialNames();
     std::vector<char32_t> chars;
+    std::vector<WritingStyle> styles; // after the characters
     std::string line;
     int lineNo = 0;
     while (std::getline(in, line)) {
@@ -55,6 +56,17 @@ Vocab Vocab::load(const std::filesystem::path& path)
                                          + specials[lineNo - 1] + ", found \"" + line + "\"");
             continue;
         }
+        if (line.size() > 2 && line.front() == '<' && line.back() == '>') {
+            const auto style = parseStyle(std::string_view(line).substr(1, line.size() - 2));
+            if (!style)
+                throw std::runtime_error(path.string() + ": line " + std::to_string(lineNo) + ": unknown token "
+                                         + line + " (style tokens are <" + styleNames() + ">)");
+            styles.push_back(*style);
+            continue;
+        }
+        if (!styles.empty())
+            throw std::runtime_error(path.string() + ": line " + std::to_string(lineNo)
+                                     + ": a character after the style tokens (they come last)");
         std::u32string cps;
         try {
             cps = utf8::decode(line);
@@ -68,7 +80,24 @@ Vocab Vocab::load(const std::filesystem::path& path)
     }
     if (lineNo < static_cast<int>(specials.size()))
         throw std::runtime_error(path.string() + ": truncated, " + std::to_string(lineNo) + " lines");
-    return Vocab(chars);
+    Vocab vocab(chars);
+    for (WritingStyle s : styles) vocab.appendStyle(s);
+    return vocab;
+}
+
+void Vocab::appendStyle(WritingStyle style)
+{
+    if (styleToken(style) >= 0) return;
+    m_styleIds[static_cast<std::size_t>(style)] = size();
+    m_pieces.push_back(styleTokenName(style));
+    m_chars.push_back(0);
+}
+
+Vocab Vocab::withStyleTokens() const
+{
+    Vocab v = *this;
+    for (WritingStyle s : kWritingStyles) v.appendStyle(s);
+    return v;
 }
 
 void Vocab::save(const std::filesystem::path& path) const

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "writing_style.h"
+
+#include <array>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -10,7 +13,10 @@ namespace couplet {
 
 // Token ids of the sequence format, one format for every task:
 //   <bos> [<kw> 五 福 <sep> 龙 年] [<ac> 春 福] [<lenN>] <up> 上联 <down> 下联 [<hp> 横批] <eos>
-// Characters follow the special tokens, most frequent first.
+// Characters follow the special tokens, most frequent first. A model trained
+// with styles has the style tokens (<festive> ...) after the characters, so
+// that every id of the model it was grown from stays; the sequence then reads
+// <bos> <festive> [<kw> ...] ...
 namespace tok {
 inline constexpr int kPad = 0;
 inline constexpr int kUnk = 1;
@@ -52,9 +58,15 @@ public:
     // Printable form: the character, or the special token's name.
     std::string piece(int id) const;
 
-    bool isCharacter(int id) const { return id >= tok::kFirstChar && id < size(); }
+    bool isCharacter(int id) const { return id >= tok::kFirstChar && id < size() && m_chars[id] != 0; }
     bool isPunctuation(int id) const;
     bool isHan(int id) const;
+
+    // This vocabulary with the style tokens appended (those it lacks).
+    Vocab withStyleTokens() const;
+    // The token of a style, or -1 when the vocabulary has none (a model trained without styles).
+    int styleToken(WritingStyle style) const { return m_styleIds[static_cast<std::size_t>(style)]; }
+    bool hasStyles() const { return styleToken(WritingStyle::Festive) >= 0; }
 
     // Characters of UTF-8 text as tokens (unknown ones as tok::kUnk).
     std::vector<int> encode(std::string_view text) const;
@@ -64,9 +76,12 @@ public:
     std::u32string unknownCharacters(std::string_view text) const;
 
 private:
+    void appendStyle(WritingStyle style);
+
     std::vector<std::string> m_pieces;
     std::vector<char32_t> m_chars; // 0 for special tokens
     std::unordered_map<char32_t, int> m_index;
+    std::array<int, kWritingStyles.size()> m_styleIds{-1, -1, -1, -1};
 };
 
 } // namespace couplet

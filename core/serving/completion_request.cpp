@@ -3,6 +3,7 @@
 #include "couplet_generator.h"
 
 #include "api_error.h"
+#include "writing_style.h"
 #include "embed_position.h"
 #include "spring_festival.h"
 #include "zodiac.h"
@@ -228,6 +229,11 @@ void applyCouplet(const json& c, ParsedPrompt& p)
         if (!parsed)
             invalid("couplet.script", "'couplet.script' must be " + std::string(outputScriptChoices()) + ", got \"" + script + "\"");
         spec.script = *parsed;
+    }
+    if (field(c, "style")) {
+        spec.style = stringField(c, "style", path);
+        if (!parseStyle(spec.style))
+            invalid(path + "style", "'" + path + "style' must be " + styleNames() + ", got \"" + spec.style + "\"");
     }
 }
 

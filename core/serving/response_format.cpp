@@ -56,6 +56,7 @@ json ResponseFormat::understood(const PromptItem& item, int n)
         out["embed_at"] = s.embedAt == kEmbedLast ? json("last") : json(s.embedAt);
         out["embed_position"] = embedPositionShortName(s.embedAt);
     }
+    if (!s.style.empty()) out["style"] = s.style;
     return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include "hengpi_list.h"
 #include "safetensors.h"
+#include "styled_training.h"
 #include "tone_table.h"
 #include "training_data.h"
 #include "couplet_model_impl.h"
@@ -185,6 +186,10 @@ Session prepareFolder(const TrainOptions& o, TrainingData& data, Vocab& vocab, M
 {
     std::filesystem::create_directories(o.outDir / "checkpoint");
     Session s;
+    if (o.resume && !o.styleLexicon.empty())
+        throw std::invalid_argument("--styles starts a run; a resumed one keeps the styles its folder has");
+    if (!o.initFrom.empty() && o.growLayers > 0 && !o.styleLexicon.empty())
+        throw std::invalid_argument("--styles and --grow-layers: grow the model in one run, add the styles in the next");
     if (o.resume) {
         vocab = Vocab::load(o.outDir / "vocab.txt");
         config = ModelConfig::load(o.outDir / "config.json");
@@ -207,6 +212,7 @@ Session prepareFolder(const TrainOptions& o, TrainingData& data, Vocab& vocab, M
             log << "growing " << config.layers << " layers to " << o.growLayers << '\n';
             config.layers = o.growLayers;
         }
+        takeStyles(o, vocab, config);
         vocab.save(o.outDir / "vocab.txt");
         config.save(o.outDir / "config.json");
         s.stepsBefore = stepsTrained(o.initFrom / "model.safetensors");
@@ -215,9 +221,11 @@ Session prepareFolder(const TrainOptions& o, TrainingData& data, Vocab& vocab, M
     } else {
         vocab = data.buildVocab(o.vocabMinCount);
         config.vocabSize = vocab.size();
+        takeStyles(o, vocab, config);
         vocab.save(o.outDir / "vocab.txt");
         config.save(o.outDir / "config.json");
     }
+    labelDataStyles(data, vocab, o.outDir, &log);
     data.restrictTo(vocab);
     data.hengpi().save(o.outDir / "hengpi.txt");
     ToneTable::fromIdioms(o.dataDir / "idioms" / "idioms-pinyin.json").save(o.outDir / "tones.tsv");
@@ -366,7 +374,9 @@ void train(const TrainOptions& o, std::ostream& log)
     } else if (!o.initFrom.empty() && o.growLayers > 0) {
         growWeightsInto(*model, o.initFrom / "model.safetensors", config.layers);
     } else if (!o.initFrom.empty()) {
-        loadWeightsInto(*model, o.initFrom / "model.safetensors");
+        auto tensors = safetensors::load(o.initFrom / "model.safetensors");
+        widenEmbedding(tensors, config.vocabSize);
+        loadWeightsInto(*model, std::move(tensors), o.initFrom / "model.safetensors");
     }
     int64_t params = 0;
     for (const auto& p : model->parameters()) params += p.numel();
@@ -460,6 +470,9 @@ void exportModel(const std::filesystem::path& from, const std::filesystem::path&
     std::filesystem::create_directories(to);
     for (const char* name : {"config.json", "vocab.txt", "tones.tsv", "hengpi.txt"})
         std::filesystem::copy_file(from / name, to / name, std::filesystem::copy_options::overwrite_existing);
+    for (const char* name : {kStyleFile, "align.tsv"})
+        if (std::filesystem::exists(from / name))
+            std::filesystem::copy_file(from / name, to / name, std::filesystem::copy_options::overwrite_existing);
     std::map<std::string, std::string> metadata;
     auto tensors = safetensors::load(from / "model.safetensors", &metadata);
     if (half)
@@ -495,7 +508,7 @@ double evaluateLowerLinePerplexity(const std::filesystem::path& modelDir, const 
     const auto vocab = Vocab::load(modelDir / "vocab.txt");
     Lm model(ModelConfig::load(modelDir / "config.json"));
     loadWeightsInto(*model, modelDir / "model.safetensors");
-    auto data = TrainingData::load(dataDir);
+    auto data = loadLabelledData(dataDir, modelDir);
     data.restrictTo(vocab);
     double total = 0;
     std::size_t count = 0;

@@ -29,6 +29,12 @@ struct TrainOptions {
     // copy of the one below it with its attention output and MLP down
     // projection zeroed, so the deeper model starts as the same function.
     int growLayers = 0;
+    // Style tokens (vocab.h): every example says its style after <bos>, the
+    // festive modern couplets found by this lexicon (StyleLexicon), which is
+    // kept in outDir as styles.txt. With initFrom, the style tokens are
+    // appended to its vocabulary and their embedding rows start as the mean
+    // row. Empty = no styles (a resumed run keeps what outDir has).
+    std::filesystem::path styleLexicon;
     int vocabMinCount = 3;
     std::uint64_t seed = 1;
     std::string device = "cpu";
@@ -53,8 +59,8 @@ void train(const TrainOptions& options, std::ostream& log);
 // readable checkpoint.
 bool loadResumedSchedule(TrainOptions& options);
 
-// Copies a trained model folder (config, vocabulary, tones, 横批 list and
-// weights, without the checkpoint) to `to`, storing the weights as fp16 when
+// Copies a trained model folder (config, vocabulary, tones, 横批 list, style
+// lexicon and 对仗 table when present, and weights, without the checkpoint) to `to`, storing the weights as fp16 when
 // `half` is set: half the size, and what a GPU runs anyway.
 void exportModel(const std::filesystem::path& from, const std::filesystem::path& to, bool half);
 

@@ -1,5 +1,6 @@
 #include "training_data.h"
 
+#include "style_lexicon.h"
 #include "utf8.h"
 
 #include <algorithm>
@@ -19,6 +20,13 @@ double weightFor(const std::string& name)
     if (name == "verse-tang") return 0.15;
     if (name == "classical") return 0.1;
     return 0.1;
+}
+
+WritingStyle styleOfSource(const std::string& name)
+{
+    if (name.rfind("verse", 0) == 0) return WritingStyle::Verse;
+    if (name == "classical") return WritingStyle::Classical;
+    return WritingStyle::Modern;
 }
 
 bool usableLine(const std::u32string& line)
@@ -102,6 +110,7 @@ TrainingData TrainingData::load(const std::filesystem::path& dataDir, double val
         src.weight = weightFor(src.name);
         src.withHengpi = src.name == "modern";
         auto pairs = readPairs(file, static_cast<int>(data.m_sources.size()), data.m_skipped);
+        for (auto& p : pairs) p.style = styleOfSource(src.name);
         std::shuffle(pairs.begin(), pairs.end(), rng);
         const auto nValid = std::min(maxValidPerSource, static_cast<std::size_t>(pairs.size() * validFraction));
         src.valid.assign(pairs.begin(), pairs.begin() + static_cast<std::ptrdiff_t>(nValid));
@@ -113,6 +122,20 @@ TrainingData TrainingData::load(const std::filesystem::path& dataDir, double val
     double total = 0;
     for (const auto& s : data.m_sources) data.m_cumulative.push_back(total += s.train.empty() ? 0 : s.weight);
     return data;
+}
+
+std::size_t TrainingData::labelStyles(const StyleLexicon& lexicon)
+{
+    std::size_t festive = 0;
+    for (auto& s : m_sources) {
+        if (styleOfSource(s.name) != WritingStyle::Modern) continue;
+        for (auto* pairs : {&s.train, &s.valid})
+            for (auto& p : *pairs) {
+                p.style = lexicon.festive(p.upper, p.lower) ? WritingStyle::Festive : WritingStyle::Modern;
+                festive += p.style == WritingStyle::Festive;
+            }
+    }
+    return festive;
 }
 
 Vocab TrainingData::buildVocab(int minCount) const
@@ -163,6 +186,7 @@ TrainingExample TrainingData::makeExample(const CouplePair& pair, const Vocab& v
     TrainingExample ex;
     auto& t = ex.tokens;
     t.push_back(tok::kBos);
+    if (vocab.hasStyles()) t.push_back(vocab.styleToken(pair.style));
     if (coin(rng) < 0.6) {
         t.push_back(tok::kKeywords);
         const int count = coin(rng) < 0.5 ? 1 : 2;
@@ -208,7 +232,7 @@ TrainingExample TrainingData::lowerLineExample(const CouplePair& pair, const Voc
     std::vector<int> upper, lower;
     appendChars(upper, pair.upper, vocab);
     appendChars(lower, pair.lower, vocab);
-    return answerExample(upper, lower);
+    return answerExample(upper, lower, vocab.hasStyles() ? vocab.styleToken(pair.style) : -1);
 }
 
 } // namespace couplet

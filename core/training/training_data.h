@@ -1,5 +1,6 @@
 #pragma once
 
+#include "writing_style.h"
 #include "hengpi_list.h"
 #include "target_sequence.h"
 #include "vocab.h"
@@ -15,7 +16,12 @@ struct CouplePair {
     std::u32string upper;
     std::u32string lower;
     int source = 0;
+    // By source (verse-*, classical; modern and any other file: modern) until
+    // labelStyles() finds the festive ones among the modern.
+    WritingStyle style = WritingStyle::Modern;
 };
+
+class StyleLexicon;
 
 // One corpus file of ../shared/data/couplets and how often it is drawn.
 struct CorpusSource {
@@ -37,6 +43,10 @@ public:
     static TrainingData load(const std::filesystem::path& dataDir, double validFraction = 0.01,
                              std::size_t maxValidPerSource = 1000);
 
+    // Marks the modern pairs that `lexicon` finds festive (WritingStyle::Festive);
+    // returns how many. Which pairs are validation does not change.
+    std::size_t labelStyles(const StyleLexicon& lexicon);
+
     // Characters seen at least minCount times (and every 横批 character).
     Vocab buildVocab(int minCount) const;
     // Drops pairs with characters outside `vocab`; restricts the 横批 list.
@@ -48,9 +58,10 @@ public:
 
     // A random training pair, drawn by source weight.
     const CouplePair& drawPair(std::mt19937_64& rng) const;
-    // Encodes a pair with randomly chosen prompt parts.
+    // Encodes a pair with randomly chosen prompt parts (and its style token
+    // after <bos> when `vocab` has style tokens).
     TrainingExample makeExample(const CouplePair& pair, const Vocab& vocab, std::mt19937_64& rng) const;
-    // The fixed prompt <bos> <lenN> <up> 上联 <down> followed by 下联 <hp>;
+    // The fixed prompt <bos> [<style>] <lenN> <up> 上联 <down> followed by 下联 <hp>;
     // only the 下联 characters are targets (perplexity of the reference 下联).
     static TrainingExample lowerLineExample(const CouplePair& pair, const Vocab& vocab);
 

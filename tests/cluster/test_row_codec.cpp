@@ -26,6 +26,7 @@ COUPLET_TEST(everySettingOfARowReachesTheWorker)
     spec.keywordsMustAppear = true;
     spec.mixedZodiac = true;
     spec.year = 2027;
+    spec.style = "verse";
     spec.candidates = 3;
     spec.rerank = false;
     spec.alignWeight = 0.75f;
@@ -46,6 +47,7 @@ COUPLET_TEST(everySettingOfARowReachesTheWorker)
     CHECK_EQ(back.hengpi, spec.hengpi);
     CHECK(back.tonePattern && back.freeHengpi && back.keywordsMustAppear && back.mixedZodiac);
     CHECK_EQ(back.year, 2027);
+    CHECK_EQ(back.style, std::string("verse"));
     CHECK_EQ(back.candidates, 3);
     CHECK(!back.rerank);
     CHECK_EQ(back.alignWeight, 0.75f);

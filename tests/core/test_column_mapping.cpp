@@ -240,3 +240,23 @@ COUPLET_TEST(validatorHookRunsOnGoodRowsOnly)
     CHECK(!rowOf({"1", "", "", "", "", "", ""}, validator).error.empty());
     CHECK_EQ(calls, 2);
 }
+
+// A 风格/style column asks each row for a style; an unknown one is the row's error.
+COUPLET_TEST(aStyleColumnSetsTheRowsStyle)
+{
+    const std::vector<std::string> header = {"关键词", "风格"};
+    const ColumnMapping m = ColumnMapping::fromHeader(header);
+    CHECK_EQ(m.column(ColumnRole::Style), 1);
+    CHECK_EQ(ColumnMapping::fromString(m.toString()), m);
+    CHECK_EQ(ColumnMapping::fromString("keywords=0;style=1").column(ColumnRole::Style), 1);
+    auto row = [&](const std::string& style) {
+        CsvRecord record;
+        record.fields = {"五福", style};
+        GenerationSpec defaults;
+        defaults.style = "modern";
+        return makePromptRow(std::move(record), header.size(), m, defaults, {});
+    };
+    CHECK_EQ(row("verse").spec.style, std::string("verse"));
+    CHECK_EQ(row("").spec.style, std::string("modern")); // the job's default
+    CHECK(row("autumn").error.find("bad 风格 (style) \"autumn\"") != std::string::npos);
+}

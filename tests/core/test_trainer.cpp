@@ -1,15 +1,20 @@
 // The trainer end to end on a tiny model and corpus: where a continuation's
-// batches come from, and what it writes into the weights' metadata.
+// batches come from, what it writes into the weights' metadata, and style tokens.
 
 #include "tiny_model.h"
 
+#include "couplet_model.h"
 #include "safetensors.h"
+#include "style_lexicon.h"
+#include "token_policy.h"
 #include "trainer.h"
+#include "training_data.h"
 
 #include <check.h>
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -183,4 +188,126 @@ COUPLET_TEST(aResumedRunTakesBackTheScheduleItsCheckpointRecorded)
     TrainOptions none;
     none.outDir = root / "nowhere";
     CHECK_THROWS(loadResumedSchedule(none), "no checkpoint to resume");
+}
+
+namespace {
+
+std::filesystem::path writeLexicon(const std::filesystem::path& file)
+{
+    std::ofstream(file) << "# test lexicon\n新春 2\n福 1\n祥 1  # festive with 福\n";
+    return file;
+}
+
+// Pairs of one corpus, as TrainingData reads them.
+std::filesystem::path writePairs(const std::filesystem::path& dir, const std::string& name,
+                                 const std::vector<std::string>& lines)
+{
+    std::filesystem::create_directories(dir / "couplets");
+    std::ofstream out(dir / "couplets" / (name + ".tsv"));
+    for (const auto& l : lines) out << l << '\n';
+    return dir;
+}
+
+} // namespace
+
+// The lexicon marks the festive modern pairs; verse and primers are labelled
+// by their file; and which pairs are validation does not change with labels.
+COUPLET_TEST(styleLabelsComeFromTheLexiconAndLeaveTheValidationSplitAlone)
+{
+    const auto root = testing::freshTempDir("trainer-style-labels");
+    const auto data = writeData(root / "data");
+    writePairs(data, "verse-tang", {"山水天地人\t风花月家门"});
+    std::ofstream(data / "couplets" / "modern.tsv", std::ios::app) << "新春福满门\t瑞雪兆丰年\n福临家\t祥到户\n福到家\t春临户\n";
+    const auto plain = TrainingData::load(data, 0.1);
+    auto labelled = TrainingData::load(data, 0.1);
+    const auto lexicon = StyleLexicon::load(writeLexicon(root / "festive.txt"));
+    CHECK_EQ(lexicon.size(), std::size_t{3});
+    CHECK(labelled.labelStyles(lexicon) >= 2);
+
+    CHECK_EQ(plain.sources().size(), labelled.sources().size());
+    for (std::size_t s = 0; s < plain.sources().size(); ++s) {
+        const auto& a = plain.sources()[s].valid;
+        const auto& b = labelled.sources()[s].valid;
+        CHECK_EQ(a.size(), b.size());
+        for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) CHECK(a[i].upper == b[i].upper && a[i].lower == b[i].lower);
+    }
+    std::map<std::u32string, WritingStyle> styles;
+    for (const auto& src : labelled.sources())
+        for (const auto* pairs : {&src.train, &src.valid})
+            for (const auto& p : *pairs) styles[p.upper] = p.style;
+    CHECK(styles.at(U"新春福满门") == WritingStyle::Festive); // 新春 alone weighs 2
+    CHECK(styles.at(U"福临家") == WritingStyle::Festive);     // 福 and 祥 together
+    CHECK(styles.at(U"福到家") == WritingStyle::Modern);      // 福 alone weighs 1
+    CHECK(styles.at(U"山水天地人") == WritingStyle::Verse);
+
+    std::ofstream(root / "bad.txt") << "新春 2\n福 three\n";
+    CHECK_THROWS(StyleLexicon::load(root / "bad.txt"), "bad.txt: line 2: expected \"word weight\"");
+}
+
+// --styles on weights trained without them: the style tokens are appended (every
+// other id stays), their embedding rows start as the mean row, the old rows are
+// untouched, and the model folder keeps its lexicon. Its policies put the asked
+// style after <bos> (festive by default); a model without styles refuses a style.
+COUPLET_TEST(aStyledContinuationAppendsTheStyleTokensToTheVocabulary)
+{
+    const auto root = testing::freshTempDir("trainer-styles");
+    const auto data = writeData(root / "data");
+    const auto fresh = testing::writeTinyModel(root / "fresh", 3);
+    auto o = tinyRun(data, fresh, root / "styled", 1);
+    o.styleLexicon = writeLexicon(root / "festive.txt");
+    o.learningRate = 0; // the weights as they were grown
+    o.minLearningRate = 0;
+    std::ostringstream log;
+    train(o, log);
+    CHECK(log.str().find("styles: ") != std::string::npos);
+
+    const auto before = Vocab::load(fresh / "vocab.txt"), after = Vocab::load(root / "styled" / "vocab.txt");
+    CHECK(!before.hasStyles() && after.hasStyles());
+    CHECK_EQ(after.size(), before.size() + 4);
+    for (int id = 0; id < before.size(); ++id) CHECK_EQ(after.piece(id), before.piece(id));
+    CHECK_EQ(after.styleToken(WritingStyle::Festive), before.size());
+    CHECK_EQ(after.piece(after.styleToken(WritingStyle::Verse)), std::string("<verse>"));
+    CHECK(!after.isCharacter(after.styleToken(WritingStyle::Modern)));
+    CHECK(std::filesystem::exists(root / "styled" / "styles.txt"));
+
+    const auto oldWte = safetensors::load(fresh / "model.safetensors").at("wte.weight").to(torch::kFloat32);
+    const auto newWte = safetensors::load(root / "styled" / "model.safetensors").at("wte.weight").to(torch::kFloat32);
+    CHECK(torch::allclose(newWte.slice(0, 0, before.size()), oldWte));
+    CHECK(torch::allclose(newWte[before.size() + 3], oldWte.mean(0), 1e-4, 1e-5));
+
+    const auto styled = CoupletModel::load(root / "styled");
+    GenerationSpec spec;
+    spec.keywords = "春";
+    spec.length = 5;
+    const auto secondToken = [&](const CoupletModel& model) { return model.makePolicy(spec)->promptTokens().at(1); };
+    CHECK_EQ(secondToken(*styled), after.styleToken(WritingStyle::Festive));
+    spec.style = "verse";
+    CHECK_EQ(secondToken(*styled), after.styleToken(WritingStyle::Verse));
+    spec.style = "autumn";
+    CHECK(styled->validate(spec).find("style must be festive, modern, verse or classical") != std::string::npos);
+
+    const auto plain = CoupletModel::load(fresh);
+    spec.style = "festive";
+    CHECK(plain->validate(spec).find("this model has no styles") != std::string::npos);
+    spec.style.clear();
+    CHECK_EQ(secondToken(*plain), tok::kKeywords);
+}
+
+// vocab.txt with style tokens reads back the same; a token that is no style,
+// or a character after them, is refused by line.
+COUPLET_TEST(styleTokensOfAVocabularyFileReadBackAndOthersAreRefused)
+{
+    const auto root = testing::freshTempDir("vocab-styles");
+    const auto vocab = Vocab(std::vector<char32_t>{U'春', U'福'}).withStyleTokens();
+    vocab.save(root / "vocab.txt");
+    const auto back = Vocab::load(root / "vocab.txt");
+    CHECK_EQ(back.size(), vocab.size());
+    CHECK_EQ(back.styleToken(WritingStyle::Classical), vocab.size() - 1);
+    CHECK_EQ(back.id(U'福'), vocab.id(U'福'));
+
+    std::ofstream(root / "vocab.txt", std::ios::app) << "<autumn>\n";
+    CHECK_THROWS(Vocab::load(root / "vocab.txt"), "unknown token <autumn>");
+    vocab.save(root / "vocab.txt");
+    std::ofstream(root / "vocab.txt", std::ios::app) << "秋\n";
+    CHECK_THROWS(Vocab::load(root / "vocab.txt"), "a character after the style tokens");
 }

@@ -85,6 +85,9 @@ COUPLET_TEST(coupletObjectOverridesTheParse)
     r = CompletionRequestParser::parse(R"({"prompt":"九言春联，关于开业"})", Endpoint::Completions);
     CHECK_EQ(r.prompts[0].parsed.spec.year, comingSpringFestivalYear());
     CHECK_EQ(r.prompts[0].parsed.spec.length, 9); // Han characters (LineShape): the mark is not counted
+    CHECK(r.prompts[0].parsed.spec.style.empty()); // the model's default
+    r = CompletionRequestParser::parse(R"({"prompt":"关于开业","couplet":{"style":"modern"}})", Endpoint::Completions);
+    CHECK_EQ(r.prompts[0].parsed.spec.style, std::string("modern"));
 }
 
 COUPLET_TEST(coupletObjectEmbedsANameAtAPosition)
@@ -226,6 +229,8 @@ COUPLET_TEST(wrongTypesNameTheField)
         {R"({"prompt":"龙年","couplet":{"tone":1}})", "couplet.tone"},
         {R"({"prompt":"龙年","couplet":{"year":"羊年"}})", "couplet.year"},
         {R"({"prompt":"龙年","couplet":{"year":-2027}})", "couplet.year"},
+        {R"({"prompt":"龙年","couplet":{"style":"autumn"}})", "couplet.style"},
+        {R"({"prompt":"龙年","couplet":{"style":1}})", "couplet.style"},
         {R"({"messages":"hi"})", "messages"},
     };
     for (const auto& [body, field] : cases) {

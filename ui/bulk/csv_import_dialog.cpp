@@ -26,7 +26,7 @@ namespace {
 constexpr ColumnRole kRoles[] = {ColumnRole::Id,       ColumnRole::Keywords, ColumnRole::Upper,
                                  ColumnRole::Acrostic, ColumnRole::Embed,    ColumnRole::Position,
                                  ColumnRole::Length,   ColumnRole::Hengpi,   ColumnRole::Year,
-                                 ColumnRole::Script};
+                                 ColumnRole::Script,   ColumnRole::Style};
 
 QString roleLabel(ColumnRole role)
 {
@@ -42,6 +42,7 @@ QString roleLabel(ColumnRole role)
     case ColumnRole::Position: return CsvImportDialog::tr("嵌名位置 name position (1-6, last, 燕颔 …)");
     case ColumnRole::Script: return CsvImportDialog::tr("繁简 script (simplified, traditional, taiwan, hongkong)");
     case ColumnRole::Year: return CsvImportDialog::tr("年份 year");
+    case ColumnRole::Style: return CsvImportDialog::tr("风格 style");
     }
     return {};
 }
