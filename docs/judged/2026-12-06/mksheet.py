@@ -4,7 +4,21 @@ prompts=[l.rstrip('\n').split('\t') for l in open('/work/main/docs/judged/2026-1
 festive=set('春福喜岁年吉祥瑞财旺兴庆贺迎门户家新禧乐康安泰丰盛龙蛇马羊猴鸡狗猪鼠牛虎兔燕梅')
 modern=[l.rstrip('\n').split('\t') for l in open('/work/shared/data/couplets/modern.tsv')]
 core=set('春福喜岁吉祥瑞财旺庆贺迎新禧泰丰盛寿康安乐兴')
-modern=[p for p in modern if len(p)==2 and '，' not in p[0] and sum(c in core for c in p[0]+p[1])>=3 and not any(c in '鼠牛虎兔龙蛇马猴鸡狗猪' for c in p[0]+p[1])]
+# --strict (sheet B): controls also free of melancholy characters, ending 仄/平, without repeats.
+strict='--strict' in sys.argv
+if strict: sys.argv.remove('--strict')
+tone={}
+for l in open('/work/main/resources/models/default/tones.tsv'):
+    a=l.rstrip('\n').split('\t')
+    if len(a)==2: tone[a[0]]=a[1]
+sad=set('秋暮愁瘦幽孤寒残落泪别老病死哀悲苦贫冷空寂梦酒醉')
+def good(p):
+    s=p[0]+p[1]
+    if not (len(p)==2 and '，' not in p[0] and sum(c in core for c in s)>=3 and not any(c in '鼠牛虎兔龙蛇马猴鸡狗猪' for c in s)):
+        return False
+    return not strict or (not any(c in sad for c in s) and tone.get(p[0][-1])=='Z' and tone.get(p[1][-1])=='P'
+                          and len(set(p[0]))>=len(p[0])-1 and len(set(p[1]))>=len(p[1])-1)
+modern=[p for p in modern if good(p)]
 def han(s): return sum(1 for c in s if '\u4e00'<=c<='\u9fff')
 def request(mode,text,length):
     if mode=='keywords': return f"关键词 {text}，{length}字" if length!='0' else f"关键词 {text}"
