@@ -149,6 +149,14 @@ rm -rf "$root/work/project/.git/hooks"
 cp -rL "$shared" "$root/work/shared"
 cp "$root/work/project/scripts/check-fresh-debian.sh" "$root/work/check-fresh-debian.sh"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# A network whose egress inspects TLS (the npm registry behind a proxy) needs
+# its certificate authority, as it needs resolv.conf: network configuration of
+# the host, not something the project installs. update-ca-certificates adds it
+# when install-deps installs ca-certificates; node reads NODE_EXTRA_CA_CERTS.
+if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+  mkdir -p "$root/usr/local/share/ca-certificates"
+  cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+fi
 
 mount -t proc proc "$root/proc"
 mount -t sysfs sysfs "$root/sys"
@@ -156,7 +164,7 @@ mount --bind /dev "$root/dev"
 mount --bind /dev/pts "$root/dev/pts"
 status=0
 chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-  HOME=/root LANG=C.UTF-8 TERM=dumb bash /work/check-fresh-debian.sh --inside "$release" || status=$?
+  HOME=/root LANG=C.UTF-8 TERM=dumb ${NODE_EXTRA_CA_CERTS:+NODE_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS} bash /work/check-fresh-debian.sh --inside "$release" || status=$?
 unmount_all
 
 minutes=$(((SECONDS - t0 + 30) / 60))
