@@ -135,11 +135,6 @@ std::map<std::u32string, long> readFrequencies(const std::filesystem::path& path
 
 } // namespace
 
-bool HengpiList::isAuspicious(char32_t c)
-{
-    return kAuspicious.find(c) != std::u32string_view::npos;
-}
-
 void HengpiList::add(const std::u32string& text, double weight, bool stock, unsigned occasions)
 {
     for (auto& p : m_phrases)

@@ -36,8 +36,6 @@ public:
     // Drops phrases with characters the vocabulary lacks.
     void restrictTo(const Vocab& vocab);
 
-    static bool isAuspicious(char32_t c);
-
 private:
     void add(const std::u32string& text, double weight, bool stock, unsigned occasions = 0);
     void index();

@@ -502,25 +502,4 @@ double meanTargetNll(LmImpl& model, const std::vector<TrainingExample>& examples
     return meanLoss(model, examples, model.parameters().front().device());
 }
 
-double evaluateLowerLinePerplexity(const std::filesystem::path& modelDir, const std::filesystem::path& dataDir,
-                                   std::ostream& log)
-{
-    const auto vocab = Vocab::load(modelDir / "vocab.txt");
-    Lm model(ModelConfig::load(modelDir / "config.json"));
-    loadWeightsInto(*model, modelDir / "model.safetensors");
-    auto data = loadLabelledData(dataDir, modelDir);
-    data.restrictTo(vocab);
-    double total = 0;
-    std::size_t count = 0;
-    for (const auto& s : data.sources()) {
-        std::vector<TrainingExample> ex;
-        for (const auto& p : s.valid) ex.push_back(TrainingData::lowerLineExample(p, vocab));
-        const double nll = meanLoss(*model, ex, torch::kCPU);
-        log << s.name << ": " << ex.size() << " pairs, 下联 perplexity " << std::exp(nll) << '\n';
-        total += nll * static_cast<double>(ex.size());
-        count += ex.size();
-    }
-    return count > 0 ? total / static_cast<double>(count) : 0;
-}
-
 } // namespace couplet

@@ -81,9 +81,4 @@ double fitExamples(LmImpl& model, const std::vector<TrainingExample>& examples, 
 // Mean negative log-likelihood of the target tokens of `examples`.
 double meanTargetNll(LmImpl& model, const std::vector<TrainingExample>& examples);
 
-// Mean negative log-likelihood per 下联 character of the validation pairs of
-// every source, using the model in `modelDir`; prints a line per source.
-double evaluateLowerLinePerplexity(const std::filesystem::path& modelDir, const std::filesystem::path& dataDir,
-                                   std::ostream& log);
-
 } // namespace couplet

@@ -121,15 +121,6 @@ const QueueEntry* QueueModel::entry(quint64 id) const
 
 void QueueModel::touch(quint64 id) { m_dirtyRows.insert(m_rowOfId.value(id)); }
 
-void QueueModel::setRunning(quint64 id)
-{
-    QueueEntry* e = mutableEntry(id);
-    if (!e || e->state != QueueState::Waiting)
-        return;
-    e->state = QueueState::Running;
-    touch(id);
-}
-
 void QueueModel::setProgress(quint64 id, double fraction)
 {
     QueueEntry* e = mutableEntry(id);

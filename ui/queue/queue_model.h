@@ -32,7 +32,6 @@ public:
 
     void addRequest(const QueueEntry& entry);
     void addRequests(const QList<QueueEntry>& entries);
-    void setRunning(quint64 id);
     // Sets the progress; a waiting or paused request is running again.
     void setProgress(quint64 id, double fraction);
     // A bulk job that stopped until the user resumes it.
