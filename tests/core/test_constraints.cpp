@@ -3,6 +3,7 @@
 #include "couplet_model.h"
 #include "generate.h"
 #include "hengpi_list.h"
+#include "line_marks.h"
 #include "line_shape.h"
 #include "sampler.h"
 #include "tone_table.h"
@@ -34,15 +35,9 @@ std::shared_ptr<const CoupletModel> tinyModel()
 void checkLength(const std::u32string& line, int length)
 {
     CHECK_EQ(countCharacters(line), length);
-    const LineShape shape = lineShapeFor(length);
-    int marks = 0;
-    for (std::size_t i = 0; i < line.size(); ++i) {
-        if (!isCoupletPunctuation(line[i])) continue;
-        ++marks;
-        const int before = countCharacters(line.substr(0, i));
-        CHECK(before >= shape.breakMin && before <= shape.breakMax);
-    }
-    CHECK_EQ(marks, shape.marked() ? 1 : 0);
+    const LineMarks m = lineMarks(line, length);
+    CHECK_EQ(m.misplaced, 0);
+    CHECK_EQ(m.marks, lineShapeFor(length).marked() ? 1 : 0);
 }
 
 // Every rule of CoupletConstraints, checked on a finished couplet.

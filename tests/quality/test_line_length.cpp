@@ -2,6 +2,7 @@
 // one mark after the 4th or 5th when it has one, never 4+4 with a comma.
 #include "couplet_model.h"
 #include "generate.h"
+#include "line_marks.h"
 #include "line_shape.h"
 #include "prompt_case.h"
 #include "utf8.h"
@@ -18,15 +19,9 @@ void checkLine(const std::string& text, int length)
 {
     const auto line = utf8::decode(text);
     CHECK_EQ(countCharacters(line), length);
-    const LineShape shape = lineShapeFor(length);
-    int marks = 0;
-    for (std::size_t i = 0; i < line.size(); ++i) {
-        if (!isCoupletPunctuation(line[i])) continue;
-        ++marks;
-        const int before = countCharacters(line.substr(0, i));
-        CHECK(before >= shape.breakMin && before <= shape.breakMax);
-    }
-    CHECK(marks <= 1);
+    const LineMarks m = lineMarks(line, length);
+    CHECK_EQ(m.misplaced, 0);
+    CHECK(m.marks <= 1);
 }
 
 } // namespace
