@@ -1,6 +1,6 @@
 #!/bin/bash
 # Alternates reranked and --no-rerank runs of couplet batch on the same CSV, one process each.
-B=${1:-/work/main/build/app/cli/couplet}
+B=${1:-$(cd "$(dirname "$0")/../../.." && pwd)/build/app/cli/couplet}
 for i in 1 2; do
  for mode in rerank norerank; do
   rm -rf /tmp/bb-$mode; mkdir -p /tmp/bb-$mode

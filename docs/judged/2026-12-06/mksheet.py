@@ -1,14 +1,18 @@
-import random, sys, json
+import random, sys, json, os
+# Paths are relative to this folder: the repository is three levels up, the data in ../shared next to it.
+HERE=os.path.dirname(os.path.abspath(__file__))
+REPO=os.path.normpath(os.path.join(HERE,'..','..','..'))
+SHARED=os.environ.get('COUPLET_SHARED_DIR',os.path.join(REPO,'..','shared'))
 # usage: mksheet.py OUTDIR name=file[:kind] ...   kind: rerank|raw ; controls added automatically
-prompts=[l.rstrip('\n').split('\t') for l in open('/work/main/docs/judged/2026-12-06/prompts.tsv') if not l.startswith('#')]
+prompts=[l.rstrip('\n').split('\t') for l in open(os.path.join(HERE,'prompts.tsv')) if not l.startswith('#')]
 festive=set('春福喜岁年吉祥瑞财旺兴庆贺迎门户家新禧乐康安泰丰盛龙蛇马羊猴鸡狗猪鼠牛虎兔燕梅')
-modern=[l.rstrip('\n').split('\t') for l in open('/work/shared/data/couplets/modern.tsv')]
+modern=[l.rstrip('\n').split('\t') for l in open(os.path.join(SHARED,'data','couplets','modern.tsv'))]
 core=set('春福喜岁吉祥瑞财旺庆贺迎新禧泰丰盛寿康安乐兴')
 # --strict (sheet B): controls also free of melancholy characters, ending 仄/平, without repeats.
 strict='--strict' in sys.argv
 if strict: sys.argv.remove('--strict')
 tone={}
-for l in open('/work/main/resources/models/default/tones.tsv'):
+for l in open(os.path.join(REPO,'resources','models','default','tones.tsv')):
     a=l.rstrip('\n').split('\t')
     if len(a)==2: tone[a[0]]=a[1]
 sad=set('秋暮愁瘦幽孤寒残落泪别老病死哀悲苦贫冷空寂梦酒醉')
@@ -65,5 +69,5 @@ if __name__=='__main__':
     with open(f'{outdir}/hengpi-sheet.md','w') as f:
         f.write('| id | request | 上联 | 下联 | 横批 |\n|---|---|---|---|---|\n')
         for i,it in hp: f.write(f"| {i} | {it['request']} | {it['upper']} | {it['lower']} | {it['hengpi']} |\n")
-    json.dump(items,open(f'/work/judge/key-{seed}.json','w'),ensure_ascii=False,indent=0)
+    json.dump(items,open(f'{outdir}/key.json','w'),ensure_ascii=False,indent=0)
     from collections import Counter; print(len(items),Counter(i['source'] for i in items))
