@@ -5,7 +5,7 @@
 #   ./run-tests.sh, then the app start (./setup-and-run.sh) in smoke mode;
 # then builds the .deb, installs it with apt-get (its declared dependencies
 # resolved from the archive), moves the source tree away and runs the
-# installed couplet and couplet-studio, and compares the installed couplet's
+# installed couplet (a couplet and a share-card poster) and couplet-studio, and compares the installed couplet's
 # speed with the build tree's.
 #
 # Usage (as root): scripts/check-fresh-debian.sh bookworm|trixie
@@ -69,6 +69,13 @@ not_debug() {   # the package's binaries are stripped
   done
 }
 
+installed_poster() {   # the installed CLI draws a share card (render/, offscreen) and a PNG comes out
+  rm -f /tmp/poster.png
+  couplet generate --keywords 五福 --poster /tmp/poster.png || return 1
+  head -c 8 /tmp/poster.png | od -An -c | grep -q 'P   N   G' || { echo "/tmp/poster.png is not a PNG" >&2; return 1; }
+  echo "poster: /tmp/poster.png, $(stat -c %s /tmp/poster.png) bytes"
+}
+
 run_inside() {
   export QT_QPA_PLATFORM=offscreen
   cd /work/project
@@ -82,6 +89,7 @@ run_inside() {
   step stripped not_debug
   step installed-version couplet --version
   step installed-generate couplet generate --keywords 五福
+  step installed-poster installed_poster
   step installed-studio-smoke-test couplet-studio --smoke-test
   step installed-speed compare_speed
   mv /work/project.away /work/project
