@@ -189,14 +189,18 @@ void CoupletRenderer::paintPaper(QPainter& painter, const QRectF& paper) const
     painter.drawRect(paper.translated(shadow, shadow));
     painter.setBrush(red);
     painter.drawRect(paper);
-    paintPaperSurface(painter, paper, paper.width());
-    paintBorder(painter, paper, paper.width());
+    // The short side: the 横批 gets fibres and a border as fine as the lines'.
+    const double unit = std::min(paper.width(), paper.height());
+    paintPaperSurface(painter, paper, unit);
+    paintBorder(painter, paper, unit);
 }
 
 // Paper fibres over `paper`, `unit` long (the paper's short side) apiece;
 // a fixed seed so every repaint and every export look the same.
 void CoupletRenderer::paintPaperSurface(QPainter& painter, const QRectF& paper, double unit) const
 {
+    painter.save();
+    painter.setClipRect(paper, Qt::IntersectClip);   // no fibre sticks out past the edge
     QRandomGenerator fibres(0x5eed);
     const int count = int(paper.width() * paper.height() / (unit * unit) * 40);
     for (int i = 0; i < count; ++i) {
@@ -206,6 +210,7 @@ void CoupletRenderer::paintPaperSurface(QPainter& painter, const QRectF& paper, 
         painter.setPen(QPen(QColor(255, 210, 160, 18 + fibres.bounded(18)), unit * 0.012));
         painter.drawLine(p, p + QPointF(len, len * (fibres.generateDouble() - 0.5)));
     }
+    painter.restore();
 }
 
 void CoupletRenderer::paintBorder(QPainter& painter, const QRectF& paper, double unit) const
@@ -265,7 +270,8 @@ void CoupletRenderer::paintPrintFu(QPainter& painter, const QRectF& page, const 
     painter.translate(trim.center());
     painter.rotate(45);
     // The largest upright square inside the diamond the sheet makes on the wall.
-    const double glyph = side / std::sqrt(2.0) * 0.9;
+    // (A glyph's ink stays well inside its em square, so 1.1 of it still fits.)
+    const double glyph = side / std::sqrt(2.0) * 1.1;
     paintGlyph(painter, QRectF(-glyph / 2, -glyph / 2, glyph, glyph), QStringLiteral("福"));
     painter.restore();
 }

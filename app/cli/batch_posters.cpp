@@ -339,7 +339,7 @@ std::string RenderingPosters::summary() const
     char line[512];
     std::snprintf(line, sizeof line,
                   "posters (%s): %llu rows drawn, %llu already there, %llu without a font, %llu failed; "
-                  "%.2f rows/s (%.0f ms per row on one of %zu render threads) -> %s",
+                  "%.2f rows/s (%.0f ms a row per render thread, %zu threads) -> %s",
                   formats.c_str(), static_cast<unsigned long long>(m_written),
                   static_cast<unsigned long long>(m_earlierKept), static_cast<unsigned long long>(m_noFont),
                   static_cast<unsigned long long>(m_failed), seconds > 0 ? double(m_written) / seconds : 0.0,
