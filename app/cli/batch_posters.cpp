@@ -212,9 +212,10 @@ void RenderingPosters::beforeWrite(const PromptRow&, RowResult& result)
     if (result.status != RowStatus::Ok) return;
     QString missing;
     if (familyFor(textOf(result, m_options.hengpi), missing)) return;
-    const std::string font = m_options.font.empty() ? "no installed Chinese font" : "the font '" + m_options.font + "'";
     if (!result.error.empty()) result.error += "; ";
-    result.error += "no poster: " + font + " has no glyph for " + missing.toStdString();
+    result.error += m_options.font.empty()
+        ? "no poster: no installed Chinese font has a glyph for " + missing.toStdString()
+        : "no poster: the font '" + m_options.font + "' has no glyph for " + missing.toStdString();
 }
 
 void RenderingPosters::committed(const PromptRow& row, const RowResult& result, bool earlierRun)
