@@ -1,7 +1,10 @@
 // Share cards per second on this machine: the renderer alone (no model), one
-// thread, PNG (encoded and written) and PDF pages, over couplets of 5, 7 and
-// 9 characters in Simplified and Traditional. Prints a table and writes JSON.
+// thread, PNG (encoded and written) and PDF pages, and the print-ready PDF of
+// `couplet batch --poster-format print` (130x23 cm, four pages), over
+// couplets of 5, 7 and 9 characters in Simplified and Traditional. Prints a
+// table and writes JSON.
 //   poster_bench [--count N] [--json FILE]
+#include "print_poster.h"
 #include "share_card.h"
 
 #include <QDir>
@@ -24,14 +27,17 @@ const CoupletText kCouplets[] = {
     {QStringLiteral("一帆风顺年年好运"), QStringLiteral("万事如意步步高升"), QStringLiteral("吉星高照")},
 };
 
-// Posters per second writing `count` cards in `suffix` format into `dir`.
+// Posters per second writing `count` cards in `suffix` format into `dir`
+// ("print": the print PDF).
 double measure(const QString& dir, const QString& suffix, int count)
 {
+    const bool print = suffix == QLatin1String("print");
     QElapsedTimer timer;
     timer.start();
     for (int i = 0; i < count; ++i) {
-        const QString path = QStringLiteral("%1/%2.%3").arg(dir).arg(i).arg(suffix);
-        const QString error = writeShareCard(path, kCouplets[i % 3]);
+        const QString path = QStringLiteral("%1/%2.%3").arg(dir).arg(i).arg(print ? QStringLiteral("pdf") : suffix);
+        const QString error = print ? writePrintPoster(path, kCouplets[i % 3], PrintSize{})
+                                    : writeShareCard(path, kCouplets[i % 3]);
         if (!error.isEmpty()) {
             std::fprintf(stderr, "%s\n", qPrintable(error));
             return 0;
@@ -52,7 +58,7 @@ int main(int argc, char** argv)
     QTemporaryDir dir;
     QJsonObject out{{QStringLiteral("count"), count}, {QStringLiteral("threads"), 1}};
     std::printf("%-8s %12s\n", "format", "posters/s");
-    for (const QString& suffix : {QStringLiteral("png"), QStringLiteral("pdf")}) {
+    for (const QString& suffix : {QStringLiteral("png"), QStringLiteral("pdf"), QStringLiteral("print")}) {
         const double rate = measure(dir.path(), suffix, count);
         std::printf("%-8s %12.1f\n", qPrintable(suffix), rate);
         out[suffix] = rate;

@@ -10,6 +10,7 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <cmath>
 
 namespace couplet {
 namespace {
@@ -152,10 +153,12 @@ void CoupletRenderer::paint(QPainter& painter, const QRectF& target, const Coupl
     const Layout l = layout(target, text);
     paintPaper(painter, l.right);
     paintPaper(painter, l.left);
-    paintPaper(painter, l.top);
     paintColumn(painter, l.right, text.upper, l.cell);
     paintColumn(painter, l.left, text.lower, l.cell);
-    paintRow(painter, l.top, text.hengpi, l.cell);
+    if (m_style.showHengpi) {
+        paintPaper(painter, l.top);
+        paintRow(painter, l.top, text.hengpi, l.cell);
+    }
     if (m_style.showFuDiamond)
         paintFuDiamond(painter, l.fuCentre, l.cell * 2.2);
     painter.restore();
@@ -186,11 +189,20 @@ void CoupletRenderer::paintPaper(QPainter& painter, const QRectF& paper) const
     painter.drawRect(paper.translated(shadow, shadow));
     painter.setBrush(red);
     painter.drawRect(paper);
+    // The short side: the 横批 gets fibres and a border as fine as the lines'.
+    const double unit = std::min(paper.width(), paper.height());
+    paintPaperSurface(painter, paper, unit);
+    paintBorder(painter, paper, unit);
+}
 
-    // Paper fibres: a fixed seed so every repaint and every export look the same.
+// Paper fibres over `paper`, `unit` long (the paper's short side) apiece;
+// a fixed seed so every repaint and every export look the same.
+void CoupletRenderer::paintPaperSurface(QPainter& painter, const QRectF& paper, double unit) const
+{
+    painter.save();
+    painter.setClipRect(paper, Qt::IntersectClip);   // no fibre sticks out past the edge
     QRandomGenerator fibres(0x5eed);
-    const int count = int(paper.width() * paper.height() / (paper.width() * paper.width()) * 40);
-    const double unit = paper.width();
+    const int count = int(paper.width() * paper.height() / (unit * unit) * 40);
     for (int i = 0; i < count; ++i) {
         const QPointF p(paper.left() + fibres.generateDouble() * paper.width(),
                         paper.top() + fibres.generateDouble() * paper.height());
@@ -198,11 +210,70 @@ void CoupletRenderer::paintPaper(QPainter& painter, const QRectF& paper) const
         painter.setPen(QPen(QColor(255, 210, 160, 18 + fibres.bounded(18)), unit * 0.012));
         painter.drawLine(p, p + QPointF(len, len * (fibres.generateDouble() - 0.5)));
     }
+    painter.restore();
+}
 
+void CoupletRenderer::paintBorder(QPainter& painter, const QRectF& paper, double unit) const
+{
     const double inset = unit * 0.07;
     painter.setBrush(Qt::NoBrush);
     painter.setPen(QPen(QColor(0xe8, 0xb8, 0x4a, 200), unit * 0.018));
     painter.drawRect(paper.adjusted(inset, inset, -inset, -inset));
+}
+
+void CoupletRenderer::paintPrintStrip(QPainter& painter, const QRectF& page, const QRectF& trim,
+                                      const QString& line, Qt::Orientation orientation) const
+{
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    const bool vertical = orientation == Qt::Vertical;
+    const double unit = vertical ? trim.width() : trim.height();
+    // The paper runs into the bleed, so a cut a little off the trim shows no white.
+    QLinearGradient red(page.topLeft(), page.bottomRight());
+    red.setColorAt(0.0, QColor(0xd4, 0x1a, 0x1f));
+    red.setColorAt(1.0, QColor(0xb4, 0x10, 0x16));
+    painter.fillRect(page, red);
+    paintPaperSurface(painter, page, unit);
+    paintBorder(painter, trim, unit);
+    QStringList glyphs = glyphsOf(line);
+    if (!vertical && m_style.hengpiRightToLeft)
+        std::reverse(glyphs.begin(), glyphs.end());
+    if (!glyphs.isEmpty()) {
+        // Glyphs spread evenly along the strip within a margin of a fifth of
+        // its width, each at most as large as the strip is wide.
+        const double length = (vertical ? trim.height() : trim.width()) - 0.4 * unit;
+        const double step = length / glyphs.size();
+        const double cell = std::min(step, unit * 0.86);
+        for (int i = 0; i < glyphs.size(); ++i) {
+            const double along = 0.2 * unit + step * (i + 0.5);
+            const QPointF centre = vertical ? QPointF(trim.center().x(), trim.top() + along)
+                                            : QPointF(trim.left() + along, trim.center().y());
+            paintGlyph(painter, QRectF(centre.x() - cell / 2, centre.y() - cell / 2, cell, cell), glyphs[i]);
+        }
+    }
+    painter.restore();
+}
+
+void CoupletRenderer::paintPrintFu(QPainter& painter, const QRectF& page, const QRectF& trim) const
+{
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    const double side = std::min(trim.width(), trim.height());
+    QLinearGradient red(page.topLeft(), page.bottomRight());
+    red.setColorAt(0.0, QColor(0xd4, 0x1a, 0x1f));
+    red.setColorAt(1.0, QColor(0xb4, 0x10, 0x16));
+    painter.fillRect(page, red);
+    paintPaperSurface(painter, page, side / 2);
+    paintBorder(painter, trim, side / 2);
+    painter.translate(trim.center());
+    painter.rotate(45);
+    // The largest upright square inside the diamond the sheet makes on the wall.
+    // (A glyph's ink stays well inside its em square, so 1.1 of it still fits.)
+    const double glyph = side / std::sqrt(2.0) * 1.1;
+    paintGlyph(painter, QRectF(-glyph / 2, -glyph / 2, glyph, glyph), QStringLiteral("福"));
+    painter.restore();
 }
 
 void CoupletRenderer::paintColumn(QPainter& painter, const QRectF& paper, const QString& line,

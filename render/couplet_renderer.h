@@ -20,6 +20,15 @@ public:
     explicit CoupletRenderer(CoupletStyle style = {});
 
     void paint(QPainter& painter, const QRectF& target, const CoupletText& text) const;
+    // One piece of a print (print_poster.h), in the device's units: the
+    // paper fills `page` (the trim plus the bleed), the border and the glyphs
+    // sit within `trim`. A strip holds `line` top to bottom (a couplet line)
+    // or across (横批, in hengpiRightToLeft order).
+    void paintPrintStrip(QPainter& painter, const QRectF& page, const QRectF& trim, const QString& line,
+                         Qt::Orientation orientation) const;
+    // The 福 square (斗方), hung on a corner: 福 is drawn turned 45 degrees
+    // so that it stands upright on the wall.
+    void paintPrintFu(QPainter& painter, const QRectF& page, const QRectF& trim) const;
     // Width / height of the area the couplet needs, for export sizes.
     static double aspectRatio(const CoupletText& text);
     // "AR PL UKai CN" when installed, else any font that writes Simplified
@@ -37,6 +46,8 @@ private:
     Layout layout(const QRectF& target, const CoupletText& text) const;
     void paintBackground(QPainter& painter, const QRectF& target) const;
     void paintPaper(QPainter& painter, const QRectF& paper) const;
+    void paintPaperSurface(QPainter& painter, const QRectF& paper, double unit) const;
+    void paintBorder(QPainter& painter, const QRectF& paper, double unit) const;
     void paintColumn(QPainter& painter, const QRectF& paper, const QString& line,
                      double cell) const;
     void paintRow(QPainter& painter, const QRectF& paper, const QString& line,

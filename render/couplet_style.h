@@ -13,6 +13,7 @@ struct CoupletStyle {
     // the right; modern print usually reads it from left to right.
     bool hengpiRightToLeft = true;
     bool showFuDiamond = true;
+    bool showHengpi = true;      // false: no 横批 paper at all (the text's 横批 is ignored)
     QString fontFamily;          // empty = CoupletRenderer::brushFontFamily()
 };
 

@@ -61,6 +61,7 @@ int runClusterBatch(BatchSettings& s, Args& args)
     const std::filesystem::path modelDir = args.value("model", CoupletModel::defaultModelDir().string());
     args.finish();
     const std::string modelId = cluster::modelIdOf(modelDir);
+    const auto posters = preparePosters(s);
     BulkJournal journal(s.journal);
     checkUnfinishedJob(journal, s);
     RedisConnection redis(url, {}, [](const std::string& line) { std::cerr << "couplet batch: " << line << '\n'; });
@@ -70,6 +71,7 @@ int runClusterBatch(BatchSettings& s, Args& args)
     const RedisRowGenerator& generator = producer.generator();
     const auto started = std::chrono::steady_clock::now();
     startJob(job, s);
+    attachPosters(posters.get(), job, s);
     producer.attach();
     if (!s.quiet) printClusterStart(job, s, generator, modelId);
     auto lastRates = started;
@@ -89,6 +91,7 @@ int runClusterBatch(BatchSettings& s, Args& args)
         job.cancel();
     }
     if (!finished) {
+        if (posters) posters->stop();
         const BulkProgress p = job.progress();
         std::cerr << "\ninterrupted: " << p.done() << " of " << p.total
                   << " rows done; rows queued in Redis stay there; run the same command with --resume "
@@ -98,7 +101,7 @@ int runClusterBatch(BatchSettings& s, Args& args)
     producer.finish();
     printClusterSummary(job, s, generator,
                         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-    return 0;
+    return reportPosters(posters.get(), s) ? 0 : 1;
 }
 
 } // namespace couplet::cli

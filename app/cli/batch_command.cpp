@@ -81,6 +81,9 @@ void printHelp()
            "stops with an error instead of overwriting its output. An existing OUTPUT that\n"
            "belongs to no unfinished job is overwritten.\n"
            "\n"
+           "\n"
+        << posterOptionsHelp()
+        << "\n"
            "Progress goes to stderr: a bar with rows/s and ETA on a terminal, a line every 5 s\n"
            "otherwise. Exit status: 0 when the job finished (even with invalid or failed rows),\n"
            "1 on an error (missing or malformed input, output equal to input, a job that cannot\n"
@@ -160,6 +163,7 @@ BatchSettings parseSettings(Args& args)
     takeOutputOptions(args, s);
     takeGenerationOptions(args, s);
     s.journal = args.value("journal", BulkJournal::defaultPath().string());
+    s.posters = takePosterOptions(args);
     takePaths(args, s);   // last: flags above may give back positional arguments
     // Known only now: without --format, the output's extension says it.
     if (args.value("format").empty())
@@ -242,6 +246,23 @@ void printSummary(const BulkJob& job, const BatchSettings& s, double seconds)
     if (p.total == 0) std::fprintf(stderr, "note: %s has a header but no data rows\n", s.job.input.string().c_str());
 }
 
+std::unique_ptr<BulkPosters> preparePosters(const BatchSettings& s)
+{
+    return s.posters.dir.empty() ? nullptr : makeBulkPosters(s.posters);
+}
+
+void attachPosters(BulkPosters* posters, BulkJob& job, const BatchSettings& s)
+{
+    if (posters) posters->attach(job, s.job.input);
+}
+
+bool reportPosters(BulkPosters* posters, const BatchSettings& s)
+{
+    if (!posters) return true;
+    if (!s.quiet || posters->failed() > 0) std::cerr << posters->summary() << '\n';
+    return posters->failed() == 0;
+}
+
 bool interruptRequested()
 {
     return g_interrupted != 0;
@@ -291,6 +312,7 @@ namespace {
 
 int runJob(BatchSettings& s, Args& args)
 {
+    const auto posters = preparePosters(s);
     BulkJournal journal(s.journal);
     checkUnfinishedJob(journal, s);
     auto model = loadModel(args);
@@ -306,15 +328,17 @@ int runJob(BatchSettings& s, Args& args)
     BulkJob job(s.job, journal, generator);
     const auto started = std::chrono::steady_clock::now();
     startJob(job, s);
+    attachPosters(posters.get(), job, s);
     if (!s.quiet) printStart(job, s, *model);
     if (!drive(job, s)) {
+        if (posters) posters->stop();
         const BulkProgress p = job.progress();
         std::cerr << "\ninterrupted: " << p.done() << " of " << p.total
                   << " rows done; run the same command with --resume to continue\n";
         return kExitInterrupted;
     }
     printSummary(job, s, std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count());
-    return 0;
+    return reportPosters(posters.get(), s) ? 0 : 1;
 }
 
 } // namespace

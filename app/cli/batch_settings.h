@@ -1,6 +1,7 @@
 #pragma once
 
 #include "args.h"
+#include "batch_posters.h"
 
 #include "bulk_job.h"
 #include "bulk_journal.h"
@@ -22,6 +23,7 @@ struct BatchSettings {
     bool quiet = false;
     int batch = 32;
     std::string redis;   // redis://... : rows go to workers
+    PosterOptions posters;
 };
 
 void checkUnfinishedJob(const BulkJournal& journal, const BatchSettings& s);
@@ -34,6 +36,13 @@ bool interruptRequested();
 void printSummary(const BulkJob& job, const BatchSettings& s, double seconds);
 // The model column's name for a model folder: its last component.
 std::string modelNameOf(const std::filesystem::path& dir);
+
+// The job's posters when --posters was given (checked before the model
+// loads), attached to the started job; else nullptr.
+std::unique_ptr<BulkPosters> preparePosters(const BatchSettings& s);
+void attachPosters(BulkPosters* posters, BulkJob& job, const BatchSettings& s);
+// The posters' summary after the job's; false when a poster failed.
+bool reportPosters(BulkPosters* posters, const BatchSettings& s);
 
 int runClusterBatch(BatchSettings& s, Args& args);
 

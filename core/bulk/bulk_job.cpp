@@ -161,7 +161,10 @@ bool BulkJob::readAndSubmit()
             m_inputDone = true;
             break;
         }
-        if (isDone(record.number)) continue;
+        if (isDone(record.number)) {
+            if (m_sink) announceEarlierRow(record);
+            continue;
+        }
         any = true;
         const SpecValidator validator = [this](const GenerationSpec& spec) {
             return m_generator.validate(spec);
@@ -208,12 +211,29 @@ void BulkJob::finishRow(std::uint64_t record, RowResult result)
     writeReadyRows();
 }
 
+// A row committed by an interrupted run, passed on resume: the sink gets it
+// as the journal holds it.
+void BulkJob::announceEarlierRow(CsvRecord& record)
+{
+    const auto committed = m_journal.row(m_job.id, record.number);
+    if (!committed) return;
+    PromptRow row;
+    row.recordNumber = record.number;
+    row.line = record.line;
+    row.cells = std::move(record.fields);
+    row.cells.resize(m_header.size());
+    record = CsvRecord();
+    m_sink->committed(row, committed->result, true);
+}
+
 // Writes finished rows from the front while no earlier row is still generating.
 void BulkJob::writeReadyRows()
 {
     while (!m_inFlight.empty() && m_inFlight.begin()->second.result) {
         const auto first = m_inFlight.begin();
+        if (m_sink) m_sink->beforeWrite(first->second.row, *first->second.result);
         writeRow(first->second.row, *first->second.result);
+        if (m_sink) m_sink->committed(first->second.row, *first->second.result, false);
         m_inFlight.erase(first);
     }
 }
@@ -238,6 +258,7 @@ void BulkJob::writeRow(const PromptRow& row, const RowResult& result)
 void BulkJob::finishIfDone()
 {
     if (!m_inputDone || !m_inFlight.empty() || m_state == BulkState::Finished) return;
+    if (m_sink && !m_sink->settled()) return;
     m_state = BulkState::Finished;
     m_journal.setState(m_job.id, JobState::Finished);
 }

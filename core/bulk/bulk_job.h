@@ -3,6 +3,7 @@
 #include "bulk_journal.h"
 #include "bulk_progress.h"
 #include "column_mapping.h"
+#include "committed_row_sink.h"
 #include "csv_reader.h"
 #include "result_format.h"
 #include "row_generator.h"
@@ -69,6 +70,9 @@ public:
     // job is Failed; nothing committed is lost.
     bool step();
     void run();
+    // Tells `sink` about every committed row (see committed_row_sink.h); set
+    // before the first step(). Not owned; nullptr for none.
+    void setCommittedRowSink(CommittedRowSink* sink) { m_sink = sink; }
 
     void pause();    // no new rows; rows in flight still finish and are written
     void resume();
@@ -93,10 +97,12 @@ private:
     void writeReadyRows();
     void writeRow(const PromptRow& row, const RowResult& result);
     void finishIfDone();
+    void announceEarlierRow(CsvRecord& record);
 
     BulkJobOptions m_options;
     BulkJournal& m_journal;
     RowGenerator& m_generator;
+    CommittedRowSink* m_sink = nullptr;
     BulkState m_state = BulkState::Idle;
 
     TextEncoding m_encoding = TextEncoding::Utf8;

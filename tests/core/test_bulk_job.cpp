@@ -5,6 +5,7 @@
 
 #include <check.h>
 
+#include <algorithm>
 #include <csignal>
 #include <map>
 #include <sys/wait.h>
@@ -293,4 +294,74 @@ COUPLET_TEST(writesJsonLinesAndGbkInput)
     CHECK_EQ(std::count(text.begin(), text.end(), '\n'), 2);
     CHECK(text.find("\"upper\":\"上五福\"") != std::string::npos);
     CHECK(text.find("\"关键词\":\"=SUM(1)\"") != std::string::npos);
+}
+
+namespace {
+
+// Records what a CommittedRowSink is told; notes an error on every 7th ok
+// row before it is written; is not settled for its first few asks.
+struct RecordingSink : CommittedRowSink {
+    std::map<std::uint64_t, int> fresh, earlier;   // record -> calls
+    int unsettledAsks = 3;
+    int asks = 0;
+
+    void beforeWrite(const PromptRow& row, RowResult& result) override
+    {
+        if (result.status == RowStatus::Ok && row.recordNumber % 7 == 0) result.error = "no poster: test";
+    }
+    void committed(const PromptRow& row, const RowResult&, bool earlierRun) override
+    {
+        ++(earlierRun ? earlier : fresh)[row.recordNumber];
+    }
+    bool settled() override { return ++asks > unsettledAsks; }
+};
+
+} // namespace
+
+// The sink hears of every row once per run: new rows as they are
+// committed, and on resume the rows an earlier run committed, each once,
+// with the id cell at hand; the job is finished only once the sink settles.
+COUPLET_TEST(committedRowSinkHearsOfEveryRowOnceAcrossACrash)
+{
+    TempDir dir;
+    writeInput(dir / "in.csv", 200);
+    BulkJournal journal(dir / "jobs.sqlite");
+    RecordingSink first;
+    {
+        FakeRowGenerator generator(3);
+        BulkJob job(optionsFor(dir), journal, generator);
+        job.start();
+        job.setCommittedRowSink(&first);
+        for (int i = 0; i < 20 && job.step(); ++i) {
+        }
+    }
+    const std::int64_t jobId = journal.findJob(dir / "in.csv", dir / "out.csv")->id;
+    const std::vector<std::uint64_t> doneBefore = journal.doneRecords(jobId);
+    CHECK(!doneBefore.empty() && doneBefore.size() < 200);
+    CHECK_EQ(first.fresh.size(), doneBefore.size());
+    CHECK(first.earlier.empty());
+
+    RecordingSink second;
+    FakeRowGenerator generator(4);
+    BulkJob job(optionsFor(dir, true), journal, generator);
+    job.start();
+    job.setCommittedRowSink(&second);
+    while (job.step()) {
+        if (job.progress().done() == 200) CHECK(journal.job(jobId).state == JobState::Running);
+    }
+    CHECK(job.progress().state == BulkState::Finished);
+    CHECK_EQ(second.asks, second.unsettledAsks + 1);
+    CHECK_EQ(second.earlier.size(), doneBefore.size());
+    for (std::uint64_t r : doneBefore) CHECK_EQ(second.earlier[r], 1);
+    for (std::uint64_t r = 1; r <= 200; ++r) {
+        const bool before = std::binary_search(doneBefore.begin(), doneBefore.end(), r);
+        CHECK_EQ(second.fresh.count(r), std::size_t(before ? 0 : 1));
+        if (!before) CHECK_EQ(second.fresh[r], 1);
+    }
+    // The note made before writing is in the row's error column.
+    CsvReader reader(dir / "out.csv");
+    CsvRecord rec;
+    int noted = 0;
+    while (reader.next(rec)) noted += rec.fields[8] == "no poster: test";
+    CHECK(noted > 0);
 }
