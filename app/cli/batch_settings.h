@@ -5,6 +5,7 @@
 
 #include "bulk_job.h"
 #include "bulk_journal.h"
+#include "scheduler_settings.h"
 
 #include <filesystem>
 #include <functional>
@@ -21,7 +22,7 @@ struct BatchSettings {
     std::filesystem::path journal;
     bool restart = false;
     bool quiet = false;
-    int batch = 32;
+    int batch = SchedulerSettings{}.maxBatch;   // --max-batch
     std::string redis;   // redis://... : rows go to workers
     PosterOptions posters;
 };

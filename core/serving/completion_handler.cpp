@@ -161,7 +161,13 @@ void CompletionHandler::respondStream(const httplib::Request& req, httplib::Resp
                                                 m_timeout, m_stopping);
     res.set_header("Cache-Control", "no-cache");
     res.set_header("X-Accel-Buffering", "no");
-    res.set_chunked_content_provider(
+    // The stream's body ends when the server closes the connection (no
+    // length, not chunked). With chunked encoding the terminating chunk
+    // travels after `data: [DONE]`, and node-fetch (the OpenAI Node client on
+    // Node.js 18, Debian 12's) fails a stream whose reader stopped at [DONE]
+    // before that chunk arrived with "Premature close".
+    res.set_header("Connection", "close");
+    res.set_content_provider(
         "text/event-stream", [stream](std::size_t, httplib::DataSink& sink) { return stream->pump(sink); },
         [stream](bool success) { stream->release(success); });
 }

@@ -69,7 +69,13 @@ bool EventStream::finishStream(httplib::DataSink& sink, const std::string& last)
     out += ResponseFormat::doneEvent();
     if (!send(sink, out)) return false;
     sink.done();
-    return true;
+    // The body has no length (see CompletionHandler::respondStream): it ends
+    // when the connection closes. cpp-httplib keeps a kept-alive connection
+    // open after such a body unless the provider reports false, so the
+    // client would wait for its keep-alive timeout; the stream itself ended
+    // well, which release() is told by m_ended.
+    m_ended = true;
+    return false;
 }
 
 bool EventStream::pump(httplib::DataSink& sink)
@@ -103,6 +109,7 @@ bool EventStream::pump(httplib::DataSink& sink)
 void EventStream::release(bool complete)
 {
     const std::string endpoint = m_request.endpoint == Endpoint::Chat ? "/v1/chat/completions" : "/v1/completions";
+    complete = complete || m_ended;
     if (!complete || !m_job->done()) cancel();
     const bool ok = complete && !m_timedOut && !m_cancelled;
     m_metrics.countRequest(endpoint, ok ? "ok" : m_timedOut ? "timeout" : "cancelled");

@@ -25,7 +25,8 @@ public:
                 CompletionEngine& engine, ServingMetrics& metrics, ConnectionProbe probe, std::chrono::milliseconds timeout,
                 const std::atomic<bool>& stopping);
 
-    // One turn of the provider: false ends the response early (the client is gone).
+    // One turn of the provider: false ends the response and closes the
+    // connection, early (the client is gone) or after [DONE] (the body's end).
     bool pump(httplib::DataSink& sink);
     // The provider is done; `complete` is false when the response was cut short.
     void release(bool complete);
@@ -48,6 +49,7 @@ private:
     bool m_opened = false;
     bool m_cancelled = false;
     bool m_timedOut = false;
+    bool m_ended = false;     // [DONE] written: the stream ended as it should
 };
 
 } // namespace couplet

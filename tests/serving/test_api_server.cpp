@@ -69,6 +69,11 @@ SseEvents streamed(ServerRig& rig, const std::string& path, const json& body)
     const auto res = client.send(req);
     if (!res || res->status != 200) throw test::Failure{"stream failed"};
     CHECK(res->get_header_value("Content-Type").find("text/event-stream") == 0);
+    // Delimited by the connection's close, not chunked: node-fetch (the OpenAI
+    // Node client on Node.js 18) fails a chunked stream whose reader stopped
+    // at [DONE] before the terminating chunk came ("Premature close").
+    CHECK(!res->has_header("Transfer-Encoding"));
+    CHECK_EQ(res->get_header_value("Connection"), std::string("close"));
     std::size_t at = 0;
     for (std::size_t end; (end = events.raw.find("\n\n", at)) != std::string::npos; at = end + 2) {
         const std::string line = events.raw.substr(at, end - at);
@@ -204,6 +209,21 @@ COUPLET_TEST(chatCompletionsWholeAndStreamed)
             if (c["delta"].contains("content")) text += c["delta"]["content"].get<std::string>();
     CHECK(isCouplet(text, 5));
     CHECK_EQ(events.chunks.back()["choices"][0]["finish_reason"].get<std::string>(), std::string("stop"));
+}
+
+// A stream that ended with [DONE] closes its connection at once and counts
+// as ok, not as a client that went away.
+COUPLET_TEST(aFinishedStreamClosesItsConnectionAndCountsAsOk)
+{
+    ServerRig rig;
+    const auto events = streamed(rig, "/v1/completions", {{"prompt", "关于吉祥的春联"}, {"stream", true}});
+    CHECK(events.done);
+    CHECK(waitUntil([&] { return rig.metrics.requests("/v1/completions", "ok") == 1; }));
+    CHECK_EQ(rig.metrics.requests("/v1/completions", "cancelled"), 0);
+    // and the next stream is served as well.
+    const auto again = streamed(rig, "/v1/completions", {{"prompt", "关于新春的春联"}, {"stream", true}});
+    CHECK(again.done);
+    CHECK(waitUntil([&] { return rig.metrics.requests("/v1/completions", "ok") == 2; }));
 }
 
 COUPLET_TEST(modelsHealthAndMetrics)
