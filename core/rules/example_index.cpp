@@ -1,5 +1,6 @@
 #include "example_index.h"
 
+#include "occasion.h"
 #include "utf8.h"
 
 #include <algorithm>
@@ -107,17 +108,21 @@ void ExampleIndex::build(const ThemeLexicon& lexicon)
     }
     m_byTheme.assign(m_themeNames.size(), {});
     m_pairThemes.assign(m_pairs.size(), {});
+    m_pairThemeWords.assign(m_pairs.size(), {});
+    m_pairOccasions.assign(m_pairs.size(), 0);
     m_byBigram.clear();
     for (std::size_t i = 0; i < m_pairs.size(); ++i) {
         const auto& p = m_pairs[i];
         const std::u32string text = p.upper + U'|' + p.lower;
-        for (std::size_t t = 0; t < m_themeWords.size(); ++t)
-            for (const auto& w : m_themeWords[t])
-                if (text.find(w) != std::u32string::npos) {
-                    m_pairThemes[i].push_back(static_cast<int>(t));
-                    m_byTheme[t].push_back(static_cast<std::uint32_t>(i));
-                    break;
-                }
+        m_pairOccasions[i] = occasionsOf(text);
+        for (std::size_t t = 0; t < m_themeWords.size(); ++t) {
+            int words = 0;
+            for (const auto& w : m_themeWords[t]) words += text.find(w) != std::u32string::npos;
+            if (words == 0) continue;
+            m_pairThemes[i].push_back(static_cast<int>(t));
+            m_pairThemeWords[i].push_back(words);
+            m_byTheme[t].push_back(static_cast<std::uint32_t>(i));
+        }
         std::vector<std::uint64_t> grams = bigramsOf(p.upper);
         for (auto g : bigramsOf(p.lower)) grams.push_back(g);
         std::sort(grams.begin(), grams.end());
@@ -205,8 +210,14 @@ std::optional<std::size_t> ExampleIndex::best(std::u32string_view query, const s
     for (const auto& name : themes) {
         const auto it = std::find(m_themeNames.begin(), m_themeNames.end(), name);
         if (it == m_themeNames.end()) continue;
-        for (auto i : m_byTheme[static_cast<std::size_t>(it - m_themeNames.begin())]) score[i] += 1;
+        const int t = static_cast<int>(it - m_themeNames.begin());
+        for (auto i : m_byTheme[static_cast<std::size_t>(t)]) score[i] += std::min(themeWordsOf(i, t), 2);
     }
+    // The occasion the query names, in the couplet's own cue words.
+    const unsigned occasions = occasionsOf(query);
+    if (occasions != 0)
+        for (std::size_t i = 0; i < m_pairs.size(); ++i)
+            if (m_pairOccasions[i] & occasions) score[static_cast<std::uint32_t>(i)] += 3;
     // The query's characters break ties between couplets of the same score.
     std::vector<std::pair<double, std::uint32_t>> ranked;
     for (const auto& [i, s] : score) {
@@ -227,19 +238,33 @@ std::optional<std::size_t> ExampleIndex::best(std::u32string_view query, const s
     return tied[mix(seed) % tied.size()];
 }
 
+int ExampleIndex::themeWordsOf(std::size_t pair, int theme) const
+{
+    const auto& themes = m_pairThemes[pair];
+    const auto it = std::find(themes.begin(), themes.end(), theme);
+    return it == themes.end() ? 0 : m_pairThemeWords[pair][static_cast<std::size_t>(it - themes.begin())];
+}
+
 ExampleIndex ExampleIndex::sample(std::size_t perTheme, const ThemeLexicon& lexicon, std::mt19937_64& rng) const
 {
     std::set<std::uint32_t> chosen;
-    auto take = [&](std::vector<std::uint32_t> list) {
+    auto take = [&](std::vector<std::uint32_t> list, int theme) {
         std::shuffle(list.begin(), list.end(), rng);
+        if (theme >= 0) {
+            const auto bit = occasionNamed(m_themeNames[static_cast<std::size_t>(theme)]);
+            const auto rank = [&](std::uint32_t i) {
+                return (bit && (m_pairOccasions[i] & *bit) ? 100 : 0) + themeWordsOf(i, theme);
+            };
+            std::stable_sort(list.begin(), list.end(), [&](auto a, auto b) { return rank(a) > rank(b); });
+        }
         if (list.size() > perTheme) list.resize(perTheme);
         chosen.insert(list.begin(), list.end());
     };
-    for (const auto& list : m_byTheme) take(list);
+    for (std::size_t t = 0; t < m_byTheme.size(); ++t) take(m_byTheme[t], static_cast<int>(t));
     std::vector<std::uint32_t> plain;
     for (std::size_t i = 0; i < m_pairs.size(); ++i)
         if (m_pairThemes[i].empty()) plain.push_back(static_cast<std::uint32_t>(i));
-    take(std::move(plain));
+    take(std::move(plain), -1);
     std::vector<ExamplePair> pairs;
     for (auto i : chosen) pairs.push_back(m_pairs[i]);
     return ExampleIndex(std::move(pairs), lexicon, static_cast<std::size_t>(tok::kMaxLineChars));

@@ -65,20 +65,27 @@ public:
 
     // Generation: the couplet that best fits a prompt: of the `themes`
     // (ThemeLexicon::themesOf), sharing the most bigrams and theme words with
-    // `query` (keywords, a given 上联, 藏头), never one holding a line of
-    // `query` itself. Ties are broken by `seed`. Nothing when none fits.
+    // `query` (keywords, a given 上联, 藏头): 2 a shared bigram, 1 a distinct
+    // word of each theme (2 at most), 3 an occasion of the query's (its cue
+    // words: 医, 婚, 开业 ..., occasion.h), 0.1 a shared character (up to 9); never one holding
+    // a line of `query` itself. Ties are broken by `seed`. Nothing when none fits.
     std::optional<std::size_t> best(std::u32string_view query, const std::vector<std::string>& themes,
                                     std::uint64_t seed) const;
 
-    // A chosen subset for shipping: up to perTheme couplets of each theme
-    // (and perTheme without one), taken in a random order of `rng`.
+    // A chosen subset for shipping: up to perTheme couplets of each theme,
+    // those naming its occasion (occasion.h) first, then those with the most of its words (ties in a random order of
+    // `rng`), and perTheme of those without one.
     ExampleIndex sample(std::size_t perTheme, const ThemeLexicon& lexicon, std::mt19937_64& rng) const;
 
 private:
     void build(const ThemeLexicon& lexicon);
+    // How many distinct words of theme `theme` pair `pair` holds.
+    int themeWordsOf(std::size_t pair, int theme) const;
 
     std::vector<ExamplePair> m_pairs;
     std::vector<std::vector<int>> m_pairThemes;                        // theme ids per pair
+    std::vector<std::vector<int>> m_pairThemeWords;                    // ... and how many of its words each
+    std::vector<unsigned> m_pairOccasions;                             // occasionsOf() each pair
     std::vector<std::string> m_themeNames;                             // by theme id
     std::vector<std::vector<std::u32string>> m_themeWords;             // by theme id
     std::vector<std::vector<std::uint32_t>> m_byTheme;                 // pairs by theme id
