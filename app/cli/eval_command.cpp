@@ -108,11 +108,14 @@ struct References {
     std::vector<TrainingExample> examples;
     std::vector<std::string> sources;      // corpus of each ("" for --pairs)
     std::vector<std::vector<int>> uppers;  // its 上联's tokens
+    std::size_t withExample = 0;           // read after a theme example (a model with <ex>)
+    std::size_t exampleHoldsReference = 0; // ... whose example has the reference 下联 as a line
 };
 
 struct PairRun {
     std::string style; // --style: every pair asks for it; empty = each pair its own label
     bool greedy = false, rerank = false;
+    bool themeExample = true; // --no-example: a model with <ex> reads no theme example
     std::uint64_t seed = 1;
     DecodingWeights weights;
 };
@@ -134,6 +137,7 @@ std::vector<Couplet> writeLowerLines(const CoupletModel& model, const std::vecto
         const bool styled = model.vocab().hasStyles();
         spec.style = !run.style.empty() || !styled ? run.style : std::string(styleName(pairs[i].style));
         spec.rerank = run.rerank;
+        spec.themeExample = run.themeExample;
         run.weights.applyTo(spec);
         spec.sampling.greedy = run.greedy;
         // Seeds of different pairs never overlap, whatever the number of candidates.
@@ -143,10 +147,17 @@ std::vector<Couplet> writeLowerLines(const CoupletModel& model, const std::vecto
             continue;
         }
         references.sources.push_back(pairs[i].source);
+        // A model with <ex> reads the reference after the theme example its 上联 retrieves, as it writes.
+        const auto example = model.themeExample(spec);
+        std::optional<ExamplePair> ex;
+        if (const auto tab = example.find('\t'); tab != std::string::npos)
+            ex = ExamplePair{utf8::decode(example.substr(0, tab)), utf8::decode(example.substr(tab + 1))};
         references.examples.push_back(TrainingData::lowerLineExample(
             {utf8::decode(pairs[i].upper), utf8::decode(pairs[i].lower), 0,
              spec.style.empty() ? WritingStyle::Festive : *parseStyle(spec.style)},
-            model.vocab()));
+            model.vocab(), ex ? &*ex : nullptr));
+        references.withExample += ex.has_value();
+        references.exampleHoldsReference += ex && copiesExample(U"", utf8::decode(pairs[i].lower), *ex);
         references.uppers.push_back(model.vocab().encode(pairs[i].upper));
         CandidateGroupOptions options;
         options.priority = Priority::Bulk;
@@ -214,7 +225,7 @@ void writeJson(const std::string& file, const Scores& s, std::size_t pairs, cons
 
 void printHelp()
 {
-    std::cout << "couplet eval --pairs FILE.tsv | --data DIR  [--limit N] [--show N] [--greedy] [--rerank] [--seed N]\n"
+    std::cout << "couplet eval --pairs FILE.tsv | --data DIR  [--limit N] [--show N] [--greedy] [--rerank] [--seed N] [--no-example]\n"
                  "             [--align-weight W] [--length-bias B] [--backward-weight W] [--style NAME] [--json FILE]\n"
                  "  generates a 下联 (and 横批) for every 上联 and reports format validity, perplexity of the\n"
                  "  reference 下联 (by the model alone, and with the 对仗 table as decoding adds it), character\n"
@@ -222,8 +233,9 @@ void printHelp()
                  "  forced where the model would have ended, and couplets per second.\n"
                  "  --data uses the fixed validation split of a training data folder, and gives same-place per corpus too.\n"
                  "  A model with styles is asked for each pair's own style (by its styles.txt), or for --style.\n"
+                 "  A model with theme examples (<ex>) reads the one its examples.tsv gives each prompt, unless --no-example.\n"
                  "couplet eval --prompts FILE.tsv [--count N] [--seeds N] [--keywords-must-appear] [--no-rerank] [--year YYYY]\n"
-                 "             [--style NAME]\n"
+                 "             [--style NAME] [--no-example]\n"
                  "             [--align-weight W] [--length-bias B] [--keyword-bonus K] [--backward-weight W] [--json FILE]\n"
                  "             [--temperature T] [--top-k K] [--top-p P] [--repetition-penalty R]\n"
                  "  writes every prompt of a judged set (group<TAB>mode<TAB>text<TAB>length lines) and reports\n"
@@ -248,6 +260,7 @@ int runEval(Args& args)
     run.rerank = args.flag("rerank");
     run.seed = static_cast<std::uint64_t>(args.integer("seed", 1));
     run.style = takeStyle(args);
+    run.themeExample = !args.flag("no-example");
     run.weights = takeDecodingWeights(args, KeywordBonusFlag::NotTaken);
     if (pairsFile.empty() == dataDir.empty()) throw UsageError("give either --pairs FILE.tsv or --data DIR");
     auto model = loadModel(args);
@@ -293,6 +306,10 @@ int runEval(Args& args)
             std::cout << "上联 " << pairs[i].upper << "\n  参考 " << pairs[i].lower << "\n  生成 " << results[i].lower
                       << "   横批 " << results[i].hengpi << '\n';
     }
+    if (model->vocab().hasExamples())
+        std::cout << "theme examples         " << references.withExample << " of " << references.examples.size()
+                  << " pairs read one before their 上联 (" << references.exampleHoldsReference
+                  << " of them holding the reference 下联 as a line)\n";
     printScores(s, pairs.size(), skipped, *model);
     if (!jsonFile.empty()) writeJson(jsonFile, s, pairs.size(), *model);
     return s.valid == s.generated ? 0 : 1;

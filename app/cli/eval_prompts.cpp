@@ -90,13 +90,14 @@ nlohmann::json outputJson(const JudgedPrompt& p, const Couplet& c)
 {
     return {{"group", p.group}, {"prompt", p.spec.keywords + p.spec.upper + p.spec.acrostic},
             {"length", p.spec.length}, {"upper", c.upper}, {"lower", c.lower}, {"hengpi", c.hengpi},
-            {"score", c.score}, {"seed", c.seed}};
+            {"score", c.score}, {"seed", c.seed}, {"example", c.example}};
 }
 
 struct PromptRun {
     int count = 1, seeds = 1;
     std::uint64_t seed = 1;
     bool mustAppear = false, rerank = true;
+    bool themeExample = true; // --no-example
     int year = 0; // --year: the year animal of prompts that name none
     std::string style; // --style; empty = the model's default
     DecodingWeights weights;
@@ -108,6 +109,7 @@ void applyRun(GenerationSpec& spec, const PromptRun& run)
     spec.candidates = run.count;
     spec.keywordsMustAppear = run.mustAppear && spec.mode != PromptMode::Upper && !spec.keywords.empty();
     spec.rerank = run.rerank;
+    spec.themeExample = run.themeExample;
     spec.year = run.year;
     spec.style = run.style;
     spec.sampling = run.sampling;
@@ -159,6 +161,7 @@ int runPromptEval(Args& args)
     run.seed = static_cast<std::uint64_t>(args.integer("seed", 1));
     run.mustAppear = args.flag("keywords-must-appear");
     run.rerank = !args.flag("no-rerank");
+    run.themeExample = !args.flag("no-example");
     run.year = takeYear(args);
     run.style = takeStyle(args);
     run.weights = takeDecodingWeights(args);

@@ -2,7 +2,10 @@
 
 #include "align_table_builder.h"
 #include "cpu_features.h"
+#include "example_index.h"
+#include "styled_training.h"
 #include "trainer.h"
+#include "training_data.h"
 
 #include <iostream>
 
@@ -36,11 +39,38 @@ int buildAlignTableCommand(Args& args)
     return 0;
 }
 
+// couplet train --data DIR --example-index OUT: the theme examples a model
+// with <ex> retrieves at generation, from the modern training split only.
+int buildExampleIndexCommand(Args& args)
+{
+    const std::filesystem::path out = args.value("example-index");
+    const std::filesystem::path dataDir = args.value("data");
+    const std::filesystem::path modelDir = args.value("model");
+    std::filesystem::path themes = args.value("themes");
+    const int perTheme = args.integer("per-theme", 300);
+    const auto seed = static_cast<std::uint64_t>(args.integer("seed", 1));
+    args.finish();
+    if (dataDir.empty()) throw UsageError("--example-index needs --data (the training data folder)");
+    if (themes.empty() && !modelDir.empty()) themes = modelDir / "themes.tsv";
+    if (themes.empty()) throw UsageError("--example-index needs --themes THEMES.tsv or --model DIR (with a themes.tsv)");
+    if (perTheme < 1) throw UsageError("--per-theme must be at least 1");
+    const auto lexicon = ThemeLexicon::load(themes);
+    auto data = TrainingData::load(dataDir);
+    if (!modelDir.empty()) data.restrictTo(Vocab::load(modelDir / "vocab.txt"));
+    const auto index = buildExampleIndex(data, lexicon, static_cast<std::size_t>(perTheme), seed);
+    if (index.empty()) throw UsageError(dataDir.string() + ": no modern training pairs (couplets/modern.tsv)");
+    index.save(out);
+    std::cout << "wrote " << out.string() << ": " << index.size() << " couplets of the modern training split, up to "
+              << perTheme << " of each theme of " << themes.string() << '\n';
+    return 0;
+}
+
 } // namespace
 
 int runTrain(Args& args)
 {
     if (args.has("align-table")) return buildAlignTableCommand(args);
+    if (args.has("example-index")) return buildExampleIndexCommand(args);
     if (args.has("export")) {
         const std::filesystem::path to = args.value("export");
         const std::filesystem::path from = args.value("out");
@@ -55,7 +85,7 @@ int runTrain(Args& args)
         std::cout << "couplet train --data DIR --out DIR [--resume | --init-from MODEL_DIR] [--steps N] [--batch N] [--lr X]\n"
                      "              [--dim N] [--layers N] [--heads N] [--threads N] [--minutes M]\n"
                      "              [--device cpu|cuda] [--seed N] [--warmup N] [--min-lr X] [--bf16 | --fp32]\n"
-                     "              [--grow-layers N] [--styles LEXICON]\n"
+                     "              [--grow-layers N] [--styles LEXICON] [--examples THEMES.tsv [--example-rate 0.7]]\n"
                      "  --resume  continue the checkpoint in --out with the schedule it was started with (steps, batch,\n"
                      "            learning rates, warm-up); any of those given as well replace the recorded ones\n"
                      "  --grow-layers N  with --init-from: deepen to N layers, each new one a copy of the layer below\n"
@@ -63,13 +93,18 @@ int runTrain(Args& args)
                      "  --styles LEXICON  style tokens: each example says its style after <bos> (festive, modern,\n"
                      "                   verse, classical), the festive modern couplets found by LEXICON\n"
                      "                   (training/festive-lexicon.txt); with --init-from the tokens are appended\n"
+                     "  --examples THEMES.tsv  theme examples: a share of the examples (--example-rate) read a\n"
+                     "                   related training couplet (same theme by THEMES.tsv, or a shared bigram)\n"
+                     "                   before the prompt, as context; with --init-from the <ex> token is appended\n"
                      "  --bf16  the forward pass's products in bf16 (autocast; the default on CPUs with avx512_bf16)\n"
                      "  --fp32  every product in fp32\n"
                      "couplet train --out DIR --export TO [--fp32]   copy a trained model for shipping (fp16)\n"
                      "couplet train --data DIR --align-table OUT.tsv [--top-k 48] [--min-count 2] [--alpha 200]\n"
                      "              [--align-weight W] [--align-score pmi|logcount] [--align-mix]\n"
                      "              the 对仗 table of the training split (ship as align.tsv); --align-mix counts each\n"
-                     "              corpus by its share of the training mix instead of its size\n";
+                     "              corpus by its share of the training mix instead of its size\n"
+                     "couplet train --data DIR --example-index OUT.tsv [--model DIR | --themes THEMES.tsv] [--per-theme 300]\n"
+                     "              theme examples from the modern training split (ship as examples.tsv)\n";
         return 0;
     }
     TrainOptions o;
@@ -81,6 +116,9 @@ int runTrain(Args& args)
     if (o.resume && !o.initFrom.empty()) throw UsageError("--resume and --init-from exclude each other");
     o.growLayers = args.integer("grow-layers", 0);
     o.styleLexicon = args.value("styles");
+    o.exampleThemes = args.value("examples");
+    o.exampleRate = args.number("example-rate", o.exampleRate);
+    if (!(o.exampleRate >= 0 && o.exampleRate <= 1)) throw UsageError("--example-rate must be between 0 and 1");
     if (o.growLayers != 0 && o.initFrom.empty()) throw UsageError("--grow-layers needs --init-from");
     if (o.resume && !loadResumedSchedule(o)
         && !(args.has("steps") && args.has("lr") && args.has("min-lr") && args.has("warmup")))

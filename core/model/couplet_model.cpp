@@ -6,6 +6,7 @@
 #include "couplet_scorer.h"
 #include "decoder_nll.h"
 #include "embed_position.h"
+#include "example_index.h"
 #include "keyword_plan.h"
 #include "occasion.h"
 #include "safetensors.h"
@@ -253,6 +254,8 @@ std::shared_ptr<const CoupletModel> CoupletModel::load(const std::filesystem::pa
         attempt(dir / "words.tsv", [&] { m->words = WordTable::load(dir / "words.tsv"); });
     if (std::filesystem::exists(dir / "themes.tsv"))
         attempt(dir / "themes.tsv", [&] { m->themes = ThemeLexicon::load(dir / "themes.tsv"); });
+    if (m->vocab.hasExamples() && std::filesystem::exists(dir / kExampleIndexFile))
+        attempt(dir / kExampleIndexFile, [&] { m->examples = ExampleIndex::load(dir / kExampleIndexFile, m->themes); });
 
     const int threads = options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     torch::set_num_threads(threads);
@@ -340,6 +343,31 @@ std::string CoupletModel::validate(const GenerationSpec& spec) const
     return {};
 }
 
+namespace {
+
+// The theme example of a prompt (example_index.h): the best related couplet
+// of the model's examples.tsv, when the model reads examples and there is
+// room for it before the lines still to write.
+std::optional<ExamplePair> themeExampleOf(const CoupletModelImpl& m, const GenerationSpec& spec, const ConstraintSpec& c,
+                                          std::uint64_t seed)
+{
+    if (!spec.themeExample || !m.vocab.hasExamples() || m.examples.empty()) return std::nullopt;
+    const auto query = utf8::decode(spec.mode == PromptMode::Upper ? spec.upper : spec.keywords + " " + spec.acrostic);
+    std::u32string text;
+    for (char32_t ch : query) text.push_back(ch == U' ' || ch == U',' ? U'，' : ch); // no bigram across keywords
+    const auto found = m.examples.best(text, ThemeLexicon::themesOf(text, c.yearAnimal), seed);
+    if (!found) return std::nullopt;
+    const auto& ex = m.examples.pair(*found);
+    // Room for the prompt and the lines still to write (a free length: up to 16 tokens a line).
+    const std::size_t line = spec.mode == PromptMode::Upper ? c.upper.size()
+                             : c.length > 0 ? static_cast<std::size_t>(c.length) + 1 : 16;
+    const std::size_t need = 16 + (spec.mode == PromptMode::Upper ? 2 * line + 6 : 2 * line + 8) + 2 * ex.upper.size() + 3;
+    if (need > static_cast<std::size_t>(m.config.maxLen)) return std::nullopt;
+    return ex;
+}
+
+} // namespace
+
 std::unique_ptr<TokenPolicy> CoupletModel::makePolicy(const GenerationSpec& spec, int index) const
 {
     if (auto e = validate(spec); !e.empty()) throw std::invalid_argument(e);
@@ -398,11 +426,35 @@ std::unique_ptr<TokenPolicy> CoupletModel::makePolicy(const GenerationSpec& spec
     }
     SamplingSettings sampling = spec.sampling;
     if (sampling.seed != 0) sampling.seed = candidateSeed(sampling.seed, index);
+    if (const auto ex = themeExampleOf(m, spec, c, sampling.seed + static_cast<std::uint64_t>(index))) {
+        // The theme example: a real couplet of the prompt's theme, as context
+        // before the prompt (training wrote it there); never to be handed back.
+        const auto prefix = examplePrefix(m.vocab, *ex);
+        prompt.insert(prompt.begin() + static_cast<std::ptrdiff_t>(examplePrefixAt(prompt, m.vocab)), prefix.begin(),
+                      prefix.end());
+        biases.exampleLines = {m.vocab.encode(utf8::encode(ex->upper)), m.vocab.encode(utf8::encode(ex->lower))};
+    }
     biases.alignWeight = spec.alignWeight >= 0 || !m.align ? std::max(0.0f, spec.alignWeight)
                                                            : static_cast<float>(m.align->defaultWeight());
     biases.lengthBias = spec.lengthBias >= 0 ? spec.lengthBias : kLengthBias;
     biases.keywordBonus = spec.keywordBonus >= 0 ? spec.keywordBonus : kKeywordBonus;
     return std::make_unique<CoupletPolicy>(m, std::move(prompt), std::move(c), sampling, std::move(theme), std::move(biases));
+}
+
+std::string CoupletModel::themeExample(const GenerationSpec& spec, int index) const
+{
+    // As makePolicy: the constraints it reads (year animal, lengths) and the candidate's seed.
+    const auto& m = *m_impl;
+    ConstraintSpec c;
+    const std::string named = spec.mode == PromptMode::Upper ? spec.hengpi : spec.keywords + spec.acrostic + spec.hengpi;
+    c.yearAnimal = firstZodiac(utf8::decode(named));
+    if (c.yearAnimal < 0 && spec.year > 0) c.yearAnimal = zodiacOfYear(spec.year);
+    if (spec.mode == PromptMode::Upper) c.upper = m.vocab.encode(spec.upper);
+    c.length = spec.mode == PromptMode::Upper ? countCharacters(utf8::decode(spec.upper)) : spec.length;
+    std::uint64_t seed = spec.sampling.seed;
+    if (seed != 0) seed = candidateSeed(seed, index);
+    const auto ex = themeExampleOf(m, spec, c, seed + static_cast<std::uint64_t>(index));
+    return ex ? utf8::encode(ex->upper) + "\t" + utf8::encode(ex->lower) : std::string();
 }
 
 Couplet CoupletModel::coupletOf(const TokenPolicy& policy)

@@ -52,6 +52,10 @@ public:
     // index) (candidate 0 keeps the spec's seed; 0 = random). Throws
     // std::invalid_argument for a spec validate() refuses.
     std::unique_ptr<TokenPolicy> makePolicy(const GenerationSpec& spec, int index = 0) const;
+    // The theme example makePolicy(spec, index) puts before the prompt as
+    // "上联<TAB>下联" (example_index.h); empty when it puts none (a model
+    // without <ex> or examples.tsv, spec.themeExample off, nothing related).
+    std::string themeExample(const GenerationSpec& spec, int index = 0) const;
     // The couplet written so far by a policy from makePolicy().
     static Couplet coupletOf(const TokenPolicy& policy);
     // Scores finished candidates of `spec` with CoupletScorer (this model's

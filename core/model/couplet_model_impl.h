@@ -1,6 +1,7 @@
 #pragma once
 
 #include "align_table.h"
+#include "example_index.h"
 #include "couplet_constraints.h"
 #include "hengpi_list.h"
 #include "model_config.h"
@@ -32,6 +33,9 @@ public:
     std::unique_ptr<AlignTable> align; // align.tsv when the folder has one
     WordTable words;                   // words.tsv (reranking's word terms); empty without one
     ThemeLexicon themes;               // themes.tsv (reranking's theme term); empty without one
+    // examples.tsv, for a model with <ex> (Vocab::exampleToken): the theme
+    // examples read before the prompt. Empty otherwise.
+    ExampleIndex examples;
     // The Han characters that end lines more often than they stand anywhere
     // (AlignTable::closing > 0) with that score, for the length bias: a few
     // hundred of the 7,000, so that a step does not look at every one.

@@ -107,12 +107,36 @@ void CoupletPolicy::noteForcedLineEnd(std::span<const float> logits)
     if (best == end) ++m_forcedLineEnds;
 }
 
+void CoupletPolicy::banExampleCopies(std::vector<int>& banned) const
+{
+    const Segment segment = m_constraints.segment();
+    if (segment == Segment::Hengpi) return;
+    const auto& line = m_constraints.currentLine();
+    const std::size_t n = lineLength();
+    const int end = segment == Segment::Upper ? tok::kLower : tok::kHengpi;
+    for (const auto& ex : m_biases.exampleLines) {
+        if (ex.empty() || (n != 0 && ex.size() != n)) continue;
+        if (line.size() + 1 == ex.size() && std::equal(line.begin(), line.end(), ex.begin()))
+            banned.push_back(ex.back());  // the last character would complete the copy
+        else if (line.size() == ex.size() && line == ex)
+            banned.push_back(end);        // a free-length line would end as the copy
+    }
+}
+
 int CoupletPolicy::choose(std::span<const float> logits)
 {
     noteForcedLineEnd(logits);
     const auto& bias = stepBias();
     const auto& allowed = m_constraints.allowed();
     double lp = 0;
+    std::vector<int> banned;
+    if (!m_biases.exampleLines.empty()) banExampleCopies(banned);
+    std::vector<float> masked;
+    if (!banned.empty()) {
+        masked.assign(logits.begin(), logits.end());
+        for (int t : banned) masked[static_cast<std::size_t>(t)] = -1e9f;
+        logits = masked;
+    }
     const int token = m_sampler.choose(logits, allowed, m_constraints.currentLine(), bias, lp, m_constraints.allowedMask());
     m_constraints.advance(token);
     m_generated.push_back(token);
@@ -140,6 +164,8 @@ Couplet CoupletPolicy::couplet() const
     c.parts.logProb = c.score;
     c.seed = m_sampler.seed();
     c.forcedLineEnds = m_forcedLineEnds;
+    if (m_biases.exampleLines.size() == 2)
+        c.example = m_model.vocab.decode(m_biases.exampleLines[0]) + " " + m_model.vocab.decode(m_biases.exampleLines[1]);
     return c;
 }
 

@@ -18,6 +18,10 @@ struct DecodingBiases {
     float lengthBias = 0;   // the line-end bias of fixed lengths
     float keywordBonus = 0; // logits for starting a missing keyword in the 上联 (3x for continuing one)
     std::vector<std::vector<int>> keywords;
+    // The lines of the theme example the prompt holds (example_index.h): a
+    // line written may not equal one of them, so that the example is never
+    // handed back.
+    std::vector<std::vector<int>> exampleLines;
 };
 
 // One candidate couplet being written: the prompt, the constraints that mask
@@ -51,6 +55,8 @@ private:
     void addKeywordBias();
     // Characters the line being written must have; 0 = free (or the 横批).
     std::size_t lineLength() const;
+    // Tokens that would finish a line equal to an example line (exampleLines).
+    void banExampleCopies(std::vector<int>& banned) const;
     // Counts a line whose last character is due while the model would end it.
     void noteForcedLineEnd(std::span<const float> logits);
 

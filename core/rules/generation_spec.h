@@ -43,6 +43,9 @@ struct GenerationSpec {
     std::string style;
     int candidates = 1;          // couplets returned
     int bestOf = 0;              // candidates sampled to choose them from; 0 = sampledCandidates()'s default
+    // A model trained with theme examples (<ex>) reads a real couplet of the
+    // prompt's theme (its examples.tsv) before the prompt; false = none.
+    bool themeExample = true;
     bool rerank = true;          // rank by CoupletScorer (4x sampled by default), else by the model's score alone
     float alignWeight = -1.0f;   // 对仗 fusion weight; negative = the model's default (align.tsv), 0 = off
     float lengthBias = -1.0f;    // weight of the line-end bias of fixed lengths; negative = default, 0 = off
@@ -85,6 +88,7 @@ struct Couplet {
     ScoreParts parts;
     int forcedLineEnds = 0;      // lines whose last character was forced where the model would have ended the line
     double backwardLogProb = 0;  // unweighted: the 上联's mean log-probability given the 下联 (0 = not scored)
+    std::string example;         // the theme example read before the prompt ("上联 下联"; empty = none)
 };
 
 } // namespace couplet

@@ -55,6 +55,13 @@ void ThemeLexicon::add(const std::string& theme, std::u32string word)
     m_words[theme].push_back(std::move(word));
 }
 
+std::vector<std::string> ThemeLexicon::themeNames() const
+{
+    std::vector<std::string> out;
+    for (const auto& [name, words] : m_words) out.push_back(name);
+    return out;
+}
+
 const std::vector<std::u32string>& ThemeLexicon::words(const std::string& theme) const
 {
     const auto it = m_words.find(theme);

@@ -21,6 +21,8 @@ public:
     void add(const std::string& theme, std::u32string word);
 
     bool empty() const { return m_words.empty(); }
+    // The theme names, sorted.
+    std::vector<std::string> themeNames() const;
     // The theme's words; empty for a theme the lexicon lacks.
     const std::vector<std::u32string>& words(const std::string& theme) const;
     // The themes a prompt speaks of: its occasions (occasionsOf), the year

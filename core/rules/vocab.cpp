@@ -9,6 +9,8 @@
 namespace couplet {
 namespace {
 
+constexpr const char* kExampleTokenName = "<ex>";
+
 std::vector<std::string> specialNames()
 {
     std::vector<std::string> names = {"<pad>", "<unk>", "<bos>", "<eos>", "<kw>",
@@ -46,6 +48,8 @@ Vocab Vocab::load(const std::filesystem::path& path)
     const auto specials = specialNames();
     std::vector<char32_t> chars;
     std::vector<WritingStyle> styles; // after the characters
+    bool example = false;             // <ex>, after the characters too
+    std::vector<std::string> trailing; // style names and "" for <ex>, in the file's order
     std::string line;
     int lineNo = 0;
     while (std::getline(in, line)) {
@@ -56,17 +60,25 @@ Vocab Vocab::load(const std::filesystem::path& path)
                                          + specials[lineNo - 1] + ", found \"" + line + "\"");
             continue;
         }
+        if (line == kExampleTokenName) {
+            if (example)
+                throw std::runtime_error(path.string() + ": line " + std::to_string(lineNo) + ": a second " + line);
+            example = true;
+            trailing.emplace_back(); // "" stands for <ex>
+            continue;
+        }
         if (line.size() > 2 && line.front() == '<' && line.back() == '>') {
             const auto style = parseStyle(std::string_view(line).substr(1, line.size() - 2));
             if (!style)
                 throw std::runtime_error(path.string() + ": line " + std::to_string(lineNo) + ": unknown token "
                                          + line + " (style tokens are <" + styleNames() + ">)");
             styles.push_back(*style);
+            trailing.push_back(std::string(styleName(*style)));
             continue;
         }
-        if (!styles.empty())
+        if (!styles.empty() || example)
             throw std::runtime_error(path.string() + ": line " + std::to_string(lineNo)
-                                     + ": a character after the style tokens (they come last)");
+                                     + ": a character after the style tokens or <ex> (they come last)");
         std::u32string cps;
         try {
             cps = utf8::decode(line);
@@ -81,7 +93,11 @@ Vocab Vocab::load(const std::filesystem::path& path)
     if (lineNo < static_cast<int>(specials.size()))
         throw std::runtime_error(path.string() + ": truncated, " + std::to_string(lineNo) + " lines");
     Vocab vocab(chars);
-    for (WritingStyle s : styles) vocab.appendStyle(s);
+    // The tokens after the characters keep their ids, in the file's order.
+    for (const auto& t : trailing) {
+        if (t.empty()) vocab = vocab.withExampleToken();
+        else vocab.appendStyle(*parseStyle(t));
+    }
     return vocab;
 }
 
@@ -91,6 +107,16 @@ void Vocab::appendStyle(WritingStyle style)
     m_styleIds[static_cast<std::size_t>(style)] = size();
     m_pieces.push_back(styleTokenName(style));
     m_chars.push_back(0);
+}
+
+Vocab Vocab::withExampleToken() const
+{
+    Vocab v = *this;
+    if (v.m_exampleId >= 0) return v;
+    v.m_exampleId = v.size();
+    v.m_pieces.push_back(kExampleTokenName);
+    v.m_chars.push_back(0);
+    return v;
 }
 
 Vocab Vocab::withStyleTokens() const

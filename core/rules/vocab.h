@@ -17,6 +17,9 @@ namespace couplet {
 // with styles has the style tokens (<festive> ...) after the characters, so
 // that every id of the model it was grown from stays; the sequence then reads
 // <bos> <festive> [<kw> ...] ...
+// A model trained with theme examples (`couplet train --examples`) has the
+// <ex> token last; a real couplet of the prompt's theme may then stand before
+// the prompt as context (example_index.h): <bos> [<style>] <ex> 例上联 <sep> 例下联 [<kw> ...] ...
 namespace tok {
 inline constexpr int kPad = 0;
 inline constexpr int kUnk = 1;
@@ -68,6 +71,12 @@ public:
     int styleToken(WritingStyle style) const { return m_styleIds[static_cast<std::size_t>(style)]; }
     bool hasStyles() const { return styleToken(WritingStyle::Festive) >= 0; }
 
+    // This vocabulary with the <ex> token appended (when it lacks it).
+    Vocab withExampleToken() const;
+    // The <ex> token, or -1 when the vocabulary has none (a model trained without theme examples).
+    int exampleToken() const { return m_exampleId; }
+    bool hasExamples() const { return m_exampleId >= 0; }
+
     // Characters of UTF-8 text as tokens (unknown ones as tok::kUnk).
     std::vector<int> encode(std::string_view text) const;
     // Characters of the tokens; special tokens are skipped.
@@ -82,6 +91,7 @@ private:
     std::vector<char32_t> m_chars; // 0 for special tokens
     std::unordered_map<char32_t, int> m_index;
     std::array<int, kWritingStyles.size()> m_styleIds{-1, -1, -1, -1};
+    int m_exampleId = -1;
 };
 
 } // namespace couplet

@@ -1,6 +1,7 @@
 #include "styled_training.h"
 
 #include "style_lexicon.h"
+#include "theme_lexicon.h"
 
 #include <ostream>
 
@@ -20,6 +21,32 @@ void takeStyles(const TrainOptions& o, Vocab& vocab, ModelConfig& config)
     if (std::filesystem::absolute(o.styleLexicon) != std::filesystem::absolute(o.outDir / kStyleFile))
         std::filesystem::copy_file(o.styleLexicon, o.outDir / kStyleFile,
                                    std::filesystem::copy_options::overwrite_existing);
+}
+
+void takeExamples(const TrainOptions& o, Vocab& vocab, ModelConfig& config)
+{
+    const auto kept = o.outDir / "themes.tsv";
+    if (o.exampleThemes.empty()) {
+        if (vocab.hasExamples() && !o.initFrom.empty() && std::filesystem::exists(o.initFrom / "themes.tsv"))
+            std::filesystem::copy_file(o.initFrom / "themes.tsv", kept, std::filesystem::copy_options::overwrite_existing);
+        return;
+    }
+    ThemeLexicon::load(o.exampleThemes); // names a bad lexicon before anything changes
+    vocab = vocab.withExampleToken();
+    config.vocabSize = vocab.size();
+    if (std::filesystem::absolute(o.exampleThemes) != std::filesystem::absolute(kept))
+        std::filesystem::copy_file(o.exampleThemes, kept, std::filesystem::copy_options::overwrite_existing);
+}
+
+ExampleIndex buildExampleIndex(const TrainingData& data, const ThemeLexicon& lexicon, std::size_t perTheme,
+                               std::uint64_t seed)
+{
+    std::vector<ExamplePair> pairs;
+    for (const auto& src : data.sources())
+        if (src.name == "modern")
+            for (const auto& p : src.train) pairs.push_back({p.upper, p.lower});
+    std::mt19937_64 rng(seed);
+    return ExampleIndex(std::move(pairs), lexicon).sample(perTheme, lexicon, rng);
 }
 
 void labelDataStyles(TrainingData& data, const Vocab& vocab, const std::filesystem::path& modelDir, std::ostream* log)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "trainer.h"
+#include "example_index.h"
 #include "training_data.h"
 
 #include <torch/torch.h>
@@ -20,6 +21,17 @@ inline constexpr const char* kStyleFile = "styles.txt";
 // weights that have styles already keeps their lexicon. Throws naming a bad
 // lexicon before anything is written.
 void takeStyles(const TrainOptions& o, Vocab& vocab, ModelConfig& config);
+
+// Sets a run's vocabulary and config up for theme examples
+// (TrainOptions::exampleThemes): <ex> appended, the lexicon kept in outDir as
+// themes.tsv. A run from weights with <ex> keeps their themes.tsv.
+void takeExamples(const TrainOptions& o, Vocab& vocab, ModelConfig& config);
+
+// The theme examples a model with <ex> ships (examples.tsv): up to perTheme
+// couplets of each theme of `lexicon` (and perTheme with none) from the
+// modern training split only, lines of at most 12 characters, drawn by `seed`.
+ExampleIndex buildExampleIndex(const TrainingData& data, const ThemeLexicon& lexicon, std::size_t perTheme,
+                               std::uint64_t seed);
 
 // Labels `data` by the lexicon of the model in modelDir when `vocab` has
 // style tokens (nothing otherwise); says how many pairs are festive on `log`.

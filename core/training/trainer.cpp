@@ -2,7 +2,9 @@
 
 #include "hengpi_list.h"
 #include "safetensors.h"
+#include "example_index.h"
 #include "styled_training.h"
+#include "theme_lexicon.h"
 #include "tone_table.h"
 #include "training_data.h"
 #include "couplet_model_impl.h"
@@ -68,9 +70,19 @@ Batch collate(const std::vector<TrainingExample>& examples, std::size_t begin, s
 class BatchStream {
 public:
     BatchStream(const TrainingData& data, const Vocab& vocab, int batchSize, int maxLen, std::uint64_t seed)
-        : m_data(data), m_vocab(vocab), m_batchSize(batchSize), m_maxLen(maxLen), m_rng(seed)
+        : m_data(data), m_vocab(vocab), m_batchSize(batchSize), m_maxLen(maxLen), m_rng(seed), m_exampleRng(seed ^ 0x5eed0e8a3b1cULL)
     {
     }
+    // Theme examples: a share `rate` of the examples read a related couplet
+    // of their source's training split (indices by source). Drawn from a
+    // generator of their own, so that the couplets trained on and their
+    // prompts are those of the same run without examples.
+    void useExamples(const std::vector<ExampleIndex>* indices, double rate)
+    {
+        m_indices = indices;
+        m_exampleRate = rate;
+    }
+    std::size_t examplesAdded() const { return m_examplesAdded; }
     Batch next()
     {
         if (m_ready.empty()) refill();
@@ -83,8 +95,15 @@ private:
     void refill()
     {
         std::vector<TrainingExample> examples;
-        for (int i = 0; i < m_batchSize * kBatchesPerBucket; ++i)
-            examples.push_back(m_data.makeExample(m_data.drawPair(m_rng), m_vocab, m_rng));
+        for (int i = 0; i < m_batchSize * kBatchesPerBucket; ++i) {
+            const auto& pair = m_data.drawPair(m_rng);
+            examples.push_back(m_data.makeExample(pair, m_vocab, m_rng));
+            if (m_indices == nullptr || std::uniform_real_distribution<double>(0, 1)(m_exampleRng) >= m_exampleRate)
+                continue;
+            const auto& index = (*m_indices)[static_cast<std::size_t>(pair.source)];
+            if (const auto found = index.related(pair.upper, pair.lower, m_exampleRng))
+                m_examplesAdded += TrainingData::addExample(examples.back(), index.pair(*found), m_vocab, m_maxLen);
+        }
         std::sort(examples.begin(), examples.end(),
                   [](const auto& a, const auto& b) { return a.tokens.size() < b.tokens.size(); });
         for (int k = 0; k < kBatchesPerBucket; ++k)
@@ -96,6 +115,10 @@ private:
     int m_batchSize;
     int m_maxLen;
     std::mt19937_64 m_rng;
+    std::mt19937_64 m_exampleRng;
+    const std::vector<ExampleIndex>* m_indices = nullptr;
+    double m_exampleRate = 0;
+    std::size_t m_examplesAdded = 0;
     std::deque<Batch> m_ready;
 };
 
@@ -188,6 +211,10 @@ Session prepareFolder(const TrainOptions& o, TrainingData& data, Vocab& vocab, M
     Session s;
     if (o.resume && !o.styleLexicon.empty())
         throw std::invalid_argument("--styles starts a run; a resumed one keeps the styles its folder has");
+    if (o.resume && !o.exampleThemes.empty())
+        throw std::invalid_argument("--examples starts a run; a resumed one keeps the examples its folder has");
+    if (!o.initFrom.empty() && o.growLayers > 0 && !o.exampleThemes.empty())
+        throw std::invalid_argument("--examples and --grow-layers: grow the model in one run, add the examples in the next");
     if (!o.initFrom.empty() && o.growLayers > 0 && !o.styleLexicon.empty())
         throw std::invalid_argument("--styles and --grow-layers: grow the model in one run, add the styles in the next");
     if (o.resume) {
@@ -213,6 +240,7 @@ Session prepareFolder(const TrainOptions& o, TrainingData& data, Vocab& vocab, M
             config.layers = o.growLayers;
         }
         takeStyles(o, vocab, config);
+        takeExamples(o, vocab, config);
         vocab.save(o.outDir / "vocab.txt");
         config.save(o.outDir / "config.json");
         s.stepsBefore = stepsTrained(o.initFrom / "model.safetensors");
@@ -222,6 +250,7 @@ Session prepareFolder(const TrainOptions& o, TrainingData& data, Vocab& vocab, M
         vocab = data.buildVocab(o.vocabMinCount);
         config.vocabSize = vocab.size();
         takeStyles(o, vocab, config);
+        takeExamples(o, vocab, config);
         vocab.save(o.outDir / "vocab.txt");
         config.save(o.outDir / "config.json");
     }
@@ -389,6 +418,18 @@ void train(const TrainOptions& o, std::ostream& log)
     // --init-from weights does not replay the batches of the run that made them.
     BatchStream stream(data, vocab, o.batchSize, config.maxLen,
                        o.seed + static_cast<std::uint64_t>(s.stepsBefore + s.step));
+    std::vector<ExampleIndex> exampleIndices;
+    if (vocab.hasExamples()) {
+        const auto themesPath = o.outDir / "themes.tsv";
+        const auto lexicon = std::filesystem::exists(themesPath) ? ThemeLexicon::load(themesPath) : ThemeLexicon();
+        for (const auto& src : data.sources()) {
+            std::vector<ExamplePair> pairs;
+            for (const auto& p : src.train) pairs.push_back({p.upper, p.lower});
+            exampleIndices.emplace_back(std::move(pairs), lexicon);
+            log << "examples: " << src.name << " indexes " << exampleIndices.back().size() << " training pairs\n";
+        }
+        stream.useExamples(&exampleIndices, o.exampleRate);
+    }
     const auto start = std::chrono::steady_clock::now();
     const double secondsBefore = s.seconds;
     double lossSum = 0, windowTokens = 0;
@@ -414,7 +455,7 @@ void train(const TrainOptions& o, std::ostream& log)
         if (s.step % o.logEvery == 0) {
             const double rate = windowTokens / Seconds(now - windowStart).count();
             const double stepsPerSec = o.logEvery / Seconds(now - windowStart).count();
-            log << "step " << s.step << "/" << o.steps << "  loss " << std::fixed << std::setprecision(4)
+            log << "step " << s.step << "/" << o.steps << (vocab.hasExamples() ? "  with examples " + std::to_string(stream.examplesAdded()) : std::string()) << "  loss " << std::fixed << std::setprecision(4)
                 << lossSum / lossCount << "  lr " << std::scientific << std::setprecision(2) << lr << std::fixed
                 << "  tokens/s " << std::setprecision(0) << rate << "  ETA " << std::setprecision(1)
                 << (o.steps - s.step) / stepsPerSec / 60 << " min" << std::endl;
@@ -470,7 +511,7 @@ void exportModel(const std::filesystem::path& from, const std::filesystem::path&
     std::filesystem::create_directories(to);
     for (const char* name : {"config.json", "vocab.txt", "tones.tsv", "hengpi.txt"})
         std::filesystem::copy_file(from / name, to / name, std::filesystem::copy_options::overwrite_existing);
-    for (const char* name : {kStyleFile, "align.tsv"})
+    for (const char* name : {kStyleFile, "align.tsv", "themes.tsv", kExampleIndexFile})
         if (std::filesystem::exists(from / name))
             std::filesystem::copy_file(from / name, to / name, std::filesystem::copy_options::overwrite_existing);
     std::map<std::string, std::string> metadata;

@@ -35,6 +35,14 @@ struct TrainOptions {
     // appended to its vocabulary and their embedding rows start as the mean
     // row. Empty = no styles (a resumed run keeps what outDir has).
     std::filesystem::path styleLexicon;
+    // Theme examples (example_index.h): with this theme lexicon (a themes.tsv,
+    // kept in outDir as themes.tsv), the <ex> token is appended to the
+    // vocabulary (its embedding row starts as the mean row) and a share
+    // `exampleRate` of the examples read a related couplet of the same
+    // source's training split before their prompt, as context. Empty = none
+    // (a run from weights with <ex> keeps examples on, with their lexicon).
+    std::filesystem::path exampleThemes;
+    double exampleRate = 0.7;
     int vocabMinCount = 3;
     std::uint64_t seed = 1;
     std::string device = "cpu";

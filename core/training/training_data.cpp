@@ -227,12 +227,25 @@ TrainingExample TrainingData::makeExample(const CouplePair& pair, const Vocab& v
     return ex;
 }
 
-TrainingExample TrainingData::lowerLineExample(const CouplePair& pair, const Vocab& vocab)
+TrainingExample TrainingData::lowerLineExample(const CouplePair& pair, const Vocab& vocab, const ExamplePair* example,
+                                               int maxLen)
 {
     std::vector<int> upper, lower;
     appendChars(upper, pair.upper, vocab);
     appendChars(lower, pair.lower, vocab);
-    return answerExample(upper, lower, vocab.hasStyles() ? vocab.styleToken(pair.style) : -1);
+    auto ex = answerExample(upper, lower, vocab.hasStyles() ? vocab.styleToken(pair.style) : -1);
+    if (example != nullptr) addExample(ex, *example, vocab, maxLen);
+    return ex;
+}
+
+bool TrainingData::addExample(TrainingExample& ex, const ExamplePair& example, const Vocab& vocab, int maxLen)
+{
+    const auto prefix = examplePrefix(vocab, example);
+    if (prefix.empty() || ex.tokens.size() + prefix.size() > static_cast<std::size_t>(maxLen)) return false;
+    const auto at = static_cast<std::ptrdiff_t>(examplePrefixAt(ex.tokens, vocab));
+    ex.tokens.insert(ex.tokens.begin() + at, prefix.begin(), prefix.end());
+    ex.target.insert(ex.target.begin() + at, prefix.size(), 0);
+    return true;
 }
 
 } // namespace couplet

@@ -3,6 +3,7 @@
 #include "writing_style.h"
 #include "hengpi_list.h"
 #include "target_sequence.h"
+#include "example_index.h"
 #include "vocab.h"
 
 #include <filesystem>
@@ -63,7 +64,13 @@ public:
     TrainingExample makeExample(const CouplePair& pair, const Vocab& vocab, std::mt19937_64& rng) const;
     // The fixed prompt <bos> [<style>] <lenN> <up> 上联 <down> followed by 下联 <hp>;
     // only the 下联 characters are targets (perplexity of the reference 下联).
-    static TrainingExample lowerLineExample(const CouplePair& pair, const Vocab& vocab);
+    // With `example`: that couplet before the prompt (addExample).
+    static TrainingExample lowerLineExample(const CouplePair& pair, const Vocab& vocab,
+                                            const ExamplePair* example = nullptr, int maxLen = 96);
+    // Puts `example` before the prompt of `ex` (<bos> [<style>] <ex> 上联 <sep> 下联 ...),
+    // as context, not as targets. False (nothing done) when the vocabulary has
+    // no <ex> or the sequence would exceed maxLen tokens.
+    static bool addExample(TrainingExample& ex, const ExamplePair& example, const Vocab& vocab, int maxLen);
 
 private:
     std::vector<CorpusSource> m_sources;
