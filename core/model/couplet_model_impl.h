@@ -2,6 +2,7 @@
 
 #include "align_table.h"
 #include "couplet_constraints.h"
+#include "couplet_judge.h"
 #include "hengpi_list.h"
 #include "model_config.h"
 #include "native_decoder.h"
@@ -32,6 +33,7 @@ public:
     std::unique_ptr<AlignTable> align; // align.tsv when the folder has one
     WordTable words;                   // words.tsv (reranking's word terms); empty without one
     ThemeLexicon themes;               // themes.tsv (reranking's theme term); empty without one
+    std::unique_ptr<CoupletJudge> judge; // judge.bin (reranking's judge term); null without one
     // The Han characters that end lines more often than they stand anywhere
     // (AlignTable::closing > 0) with that score, for the length bias: a few
     // hundred of the 7,000, so that a step does not look at every one.
