@@ -27,7 +27,7 @@ void printHelp()
                  "  --pairs N          training pairs drawn by corpus weight, each with one model sample (default 20000)\n"
                  "  --valid-pairs N    validation pairs to report on (default 0 = all)\n"
                  "  --upper-share X    share of prompts that give the 上联 (default 0.5; the rest give keywords)\n"
-                 "  --swapped-share X  extra negatives per pair: a real 上联 with another pair's 下联 (default 0.5)\n"
+                 "  --swapped-share X  extra negatives per pair: a real 上联 with another pair's 下联 (default 1)\n"
                  "  --epochs N, --lr X, --l2 X   AdaGrad passes (5), step (0.1), L2 (1e-6)\n"
                  "  --bits N           2^N hashed feature weights (default 19: 2 MB)\n"
                  "  --samples FILE     keep the model's samples in FILE, and reuse them when it exists (sampled for\n"

@@ -39,8 +39,12 @@ constexpr float kKeywordBonus = 1.0f;
 // costs a scoring pass per request (eval --rerank: 144 -> 81 couplets/s).
 constexpr float kBackwardWeight = 0.0f;
 // Reranking: weight of the learned judge's log-odds (judge.bin), where the
-// folder has one (MODEL_CARD.md, "The judge").
-constexpr float kJudgeWeight = 0.3f;
+// folder has one: the slope of a logistic fit of printable / not on the judge's
+// score over the 1,360 verdicts on model outputs of the judged sheets
+// (docs/judged; MODEL_CARD.md, "The learned judge"), the scale the word terms'
+// weights were fitted on. Its spread within one prompt's candidates is then
+// about the model log-probability's.
+constexpr float kJudgeWeight = 0.08f;
 
 std::string shapeText(const torch::IntArrayRef& shape)
 {

@@ -23,7 +23,7 @@ struct JudgeTrainOptions {
     // Extra negatives, per training pair: real 上联 with another pair's 下联 of
     // the same shape (an easy negative that teaches 对仗), from training pairs
     // drawn for it (never the positives).
-    double swappedShare = 0.5;
+    double swappedShare = 1.0;
     int epochs = 5;
     double learningRate = 0.1;   // AdaGrad
     double l2 = 1e-6;
