@@ -5,6 +5,7 @@
 namespace couplet::cli {
 
 int runTrain(Args& args);
+int runTrainJudge(Args& args);
 int runGenerate(Args& args);
 int runEval(Args& args);
 int runBatch(Args& args);

@@ -61,7 +61,8 @@ nlohmann::json partsJson(const ScoreParts& p)
     return {{"log_prob", p.logProb}, {"duizhang", p.duizhang}, {"tone", p.tone},
             {"keywords", p.keywords}, {"repetition", p.repetition}, {"cliche", p.cliche},
             {"backward", p.backward}, {"loose_words", p.looseWords}, {"torn_keywords", p.tornKeywords},
-            {"word_duizhang", p.wordDuizhang}, {"theme", p.theme}, {"melancholy", p.melancholy}};
+            {"word_duizhang", p.wordDuizhang}, {"theme", p.theme}, {"melancholy", p.melancholy},
+            {"judge", p.judge}};
 }
 
 void printRanked(const std::vector<Couplet>& couplets)
@@ -74,7 +75,7 @@ void printRanked(const std::vector<Couplet>& couplets)
                   << " + keywords " << p.keywords << " + repeats " << p.repetition << " + shared " << p.cliche
                   << " + backwards " << p.backward << " + loose words " << p.looseWords << " + torn keywords "
                   << p.tornKeywords << " + word 对仗 " << p.wordDuizhang << " + theme " << p.theme << " + melancholy "
-                  << p.melancholy << "; seed " << c.seed << ")\n";
+                  << p.melancholy << " + judge " << p.judge << "; seed " << c.seed << ")\n";
     }
 }
 

@@ -35,6 +35,7 @@ void DecodingWeights::applyTo(GenerationSpec& spec) const
     spec.lengthBias = lengthBias;
     spec.keywordBonus = keywordBonus;
     spec.backwardWeight = backward;
+    spec.judgeWeight = judge;
 }
 
 DecodingWeights takeDecodingWeights(Args& args, KeywordBonusFlag keywordBonus)
@@ -44,6 +45,7 @@ DecodingWeights takeDecodingWeights(Args& args, KeywordBonusFlag keywordBonus)
     w.lengthBias = weightOption(args, "length-bias", w.lengthBias);
     if (keywordBonus == KeywordBonusFlag::Taken) w.keywordBonus = weightOption(args, "keyword-bonus", w.keywordBonus);
     w.backward = weightOption(args, "backward-weight", w.backward);
+    w.judge = weightOption(args, "judge-weight", w.judge);
     return w;
 }
 
@@ -142,6 +144,7 @@ std::string decodingOptionsHelp(const DecodingHelp& meaning, std::size_t width)
         {"--length-bias B", "weight of the line-end bias for fixed lengths (0 = off)"},
         {"--keyword-bonus K", "logits favouring keywords the 上联 lacks (0 = off)"},
         {"--backward-weight W", "reranking: weight of the couplet read backwards, the 上联 as the answer to the 下联 (default 0 = off)"},
+        {"--judge-weight W", "reranking: weight of the learned judge's log-odds (judge.bin; default: the model's; 0 = off)"},
         {"--temperature T", "sampling temperature (default " + trimmed(SamplingSettings{}.temperature) + ")"},
         {"--top-k K --top-p P", "sample among the K best (default " + std::to_string(SamplingSettings{}.topK) + "), within probability mass P (default " + trimmed(SamplingSettings{}.topP) + ")"},
         {"--repetition-penalty R", "damp characters the line already has, 1 to 3 (default " + trimmed(SamplingSettings{}.repetitionPenalty) + ")"},

@@ -22,6 +22,7 @@ void usage()
                  "  cluster    'cluster status': workers, jobs and dead letters in a Redis\n"
                  "  serve      serve the model over HTTP (OpenAI-compatible API)\n"
                  "  train      train a model on a data folder\n"
+                 "  train-judge  train the reranker's judge of human-likeness (judge.bin)\n"
                  "run 'couplet <command> --help' for a command's options;\n"
                  "'couplet --version' for the versions and the BLAS in use\n";
 }
@@ -54,6 +55,7 @@ int main(int argc, char** argv)
     couplet::cli::Args args(argc - 2, argv + 2);
     try {
         if (command == "train") return couplet::cli::runTrain(args);
+        if (command == "train-judge") return couplet::cli::runTrainJudge(args);
         if (command == "generate") return couplet::cli::runGenerate(args);
         if (command == "eval") return couplet::cli::runEval(args);
         if (command == "bench") return couplet::cli::runBench(args);

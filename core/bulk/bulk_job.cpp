@@ -114,6 +114,7 @@ std::string BulkJob::describeOptions() const
         + (d.year > 0 ? ";year=" + std::to_string(d.year) : std::string())
         + (d.bestOf > 0 ? ";bestOf=" + std::to_string(d.bestOf) : std::string())
         + (d.backwardWeight >= 0 ? ";backwardWeight=" + std::to_string(d.backwardWeight) : std::string())
+        + (d.judgeWeight >= 0 ? ";judgeWeight=" + std::to_string(d.judgeWeight) : std::string())
         + (d.embedAt != 1 ? ";embedAt=" + std::to_string(d.embedAt) : std::string())
         + (d.script != OutputScript::Simplified ? ";script=" + std::string(outputScriptName(d.script)) : std::string())
         + (d.style.empty() ? std::string() : ";style=" + d.style);

@@ -60,7 +60,8 @@ std::string specToJson(const GenerationSpec& spec)
                  {"top_p", s.topP}, {"repetition_penalty", s.repetitionPenalty}, {"seed", s.seed},
                  {"greedy", s.greedy}, {"rerank", spec.rerank}, {"align_weight", spec.alignWeight},
                  {"length_bias", spec.lengthBias}, {"keyword_bonus", spec.keywordBonus},
-                 {"backward_weight", spec.backwardWeight}, {"best_of", spec.bestOf}};
+                 {"backward_weight", spec.backwardWeight}, {"best_of", spec.bestOf},
+                 {"judge_weight", spec.judgeWeight}};
     return j.dump();
 }
 
@@ -100,6 +101,7 @@ GenerationSpec specFromJson(const std::string& text)
         spec.keywordBonus = j.value("keyword_bonus", spec.keywordBonus);
         spec.backwardWeight = j.value("backward_weight", spec.backwardWeight);
         spec.bestOf = j.value("best_of", spec.bestOf);
+        spec.judgeWeight = j.value("judge_weight", spec.judgeWeight);
         return spec;
     } catch (const json::exception& e) {
         throw std::invalid_argument(std::string("row spec is not valid: ") + e.what());

@@ -39,6 +39,13 @@ constexpr float kKeywordBonus = 1.0f;
 // validation split, sampled + reranked, same-place 8.51 -> 8.65 %; and it
 // costs a scoring pass per request (eval --rerank: 144 -> 81 couplets/s).
 constexpr float kBackwardWeight = 0.0f;
+// Reranking: weight of the learned judge's log-odds (judge.bin), where the
+// folder has one: the slope of a logistic fit of printable / not on the judge's
+// score over the 1,360 verdicts on model outputs of the judged sheets
+// (docs/judged; MODEL_CARD.md, "The learned judge"), the scale the word terms'
+// weights were fitted on. Its spread within one prompt's candidates is then
+// about the model log-probability's.
+constexpr float kJudgeWeight = 0.08f;
 
 std::string shapeText(const torch::IntArrayRef& shape)
 {
@@ -256,6 +263,10 @@ std::shared_ptr<const CoupletModel> CoupletModel::load(const std::filesystem::pa
         attempt(dir / "themes.tsv", [&] { m->themes = ThemeLexicon::load(dir / "themes.tsv"); });
     if (m->vocab.hasExamples() && std::filesystem::exists(dir / kExampleIndexFile))
         attempt(dir / kExampleIndexFile, [&] { m->examples = ExampleIndex::load(dir / kExampleIndexFile, m->themes); });
+    if (const auto judge = dir / kJudgeFile; std::filesystem::exists(judge))
+        attempt(judge, [&] {
+            m->judge = std::make_unique<CoupletJudge>(CoupletJudge::load(judge, judgeTablesFingerprint(dir)));
+        });
 
     const int threads = options.threads > 0 ? options.threads : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     torch::set_num_threads(threads);
@@ -472,7 +483,9 @@ void CoupletModel::rerank(const GenerationSpec& spec, std::vector<Couplet>& cand
         const auto backward = backwardLogProbs(candidates);
         for (std::size_t i = 0; i < candidates.size(); ++i) candidates[i].backwardLogProb = backward[i];
     }
+    weights.judge = spec.judgeWeight >= 0 ? spec.judgeWeight : kJudgeWeight;
     PromptLexicons lexicons;
+    lexicons.judge = m_impl->judge.get();
     lexicons.words = &m_impl->words;
     lexicons.themes = &m_impl->themes;
     lexicons.givenUpper = spec.mode == PromptMode::Upper;
@@ -527,6 +540,12 @@ const Vocab& CoupletModel::vocab() const { return m_impl->vocab; }
 const ToneTable& CoupletModel::tones() const { return m_impl->tones; }
 const AlignTable* CoupletModel::align() const { return m_impl->align.get(); }
 const std::filesystem::path& CoupletModel::dir() const { return m_impl->dir; }
+const CoupletJudge* CoupletModel::judge() const { return m_impl->judge.get(); }
+
+JudgeTables CoupletModel::judgeTables() const
+{
+    return {&m_impl->vocab, &m_impl->tones, m_impl->align.get(), &m_impl->words};
+}
 
 std::string CoupletModel::summary() const
 {

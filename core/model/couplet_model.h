@@ -27,7 +27,9 @@ private:
 };
 
 class AlignTable;
+class CoupletJudge;
 class CoupletModelImpl;
+struct JudgeTables;
 class ToneTable;
 class Vocab;
 
@@ -37,7 +39,8 @@ class Vocab;
 class CoupletModel {
 public:
     // Loads config.json, vocab.txt, model.safetensors (and tones.tsv,
-    // hengpi.txt when present) from `dir`. Throws ModelLoadError.
+    // hengpi.txt, align.tsv, words.tsv, themes.tsv, judge.bin when present)
+    // from `dir`. Throws ModelLoadError.
     static std::shared_ptr<const CoupletModel> load(const std::filesystem::path& dir,
                                                     const DeviceOptions& options = {});
     // $COUPLET_MODEL_DIR, else the installed model, else the source tree's.
@@ -75,6 +78,8 @@ public:
     const Vocab& vocab() const;
     const ToneTable& tones() const;
     const AlignTable* align() const;  // the 对仗 table (align.tsv), null when the folder has none
+    const CoupletJudge* judge() const; // the learned judge (judge.bin), null when the folder has none
+    JudgeTables judgeTables() const;   // the tables the judge's features read (this model's)
     const std::filesystem::path& dir() const; // the folder it was loaded from (its styles.txt, for eval)
 
 private:

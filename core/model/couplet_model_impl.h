@@ -3,6 +3,7 @@
 #include "align_table.h"
 #include "example_index.h"
 #include "couplet_constraints.h"
+#include "couplet_judge.h"
 #include "hengpi_list.h"
 #include "model_config.h"
 #include "native_decoder.h"
@@ -36,6 +37,7 @@ public:
     // examples.tsv, for a model with <ex> (Vocab::exampleToken): the theme
     // examples read before the prompt. Empty otherwise.
     ExampleIndex examples;
+    std::unique_ptr<CoupletJudge> judge; // judge.bin (reranking's judge term); null without one
     // The Han characters that end lines more often than they stand anywhere
     // (AlignTable::closing > 0) with that score, for the length bias: a few
     // hundred of the 7,000, so that a step does not look at every one.

@@ -1,6 +1,7 @@
 #include "couplet_scorer.h"
 
 #include "align_table.h"
+#include "couplet_judge.h"
 #include "theme_lexicon.h"
 #include "tone_table.h"
 #include "utf8.h"
@@ -136,6 +137,8 @@ void CoupletScorer::addLexiconParts(ScoreParts& p, const std::u32string& up, con
         p.tornKeywords = penalty(m_weights.tornKeyword, t.tornKeywords);
         p.wordDuizhang = m_weights.wordDuizhang * t.matchedWords;
     }
+    if (lex.judge != nullptr && !lex.judge->empty() && m_weights.judge != 0)
+        p.judge = m_weights.judge * lex.judge->score(up, down, JudgeTables{&m_vocab, &m_tones, m_align, lex.words});
     if (lex.themes != nullptr && !lex.themes->empty())
         p.theme = m_weights.theme * std::min(kMaxThemeWords, lex.themes->themeWords(lex.themeNames, written, lex.prompt));
 }

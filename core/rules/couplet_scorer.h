@@ -8,6 +8,7 @@
 namespace couplet {
 
 class AlignTable;
+class CoupletJudge;
 class ThemeLexicon;
 class ToneTable;
 class Vocab;
@@ -30,6 +31,9 @@ struct ScoreWeights {
     double wordDuizhang = 0.8;    // for a 上联 whose every word the 下联 matches
     double theme = 0.3;           // per word of the prompt's theme, at most kMaxThemeWords
     double melancholy = 1.0;      // per character of verse melancholy
+    // Per unit of the judge's log-odds (CoupletJudge::score); CoupletModel::rerank
+    // sets it where the model folder has a judge.bin.
+    double judge = 0;
 };
 
 // What the word and theme terms need besides the candidates; without a word
@@ -41,6 +45,7 @@ struct PromptLexicons {
     std::vector<std::string> themeNames; // ThemeLexicon::themesOf the prompt
     std::u32string prompt;               // what the user wrote: keywords, 藏头, a given 上联
     bool givenUpper = false;             // the 上联 is the user's: only the 下联 is the model's
+    const CoupletJudge* judge = nullptr; // the learned judge (judge.bin); null = its term is 0
 };
 
 // Scores finished candidates of one prompt and ranks them: the model's mean

@@ -51,6 +51,7 @@ struct GenerationSpec {
     float lengthBias = -1.0f;    // weight of the line-end bias of fixed lengths; negative = default, 0 = off
     float keywordBonus = -1.0f;  // logits favouring missing keywords in the 上联; negative = default, 0 = off
     float backwardWeight = -1.0f; // reranking: weight of the couplet read backwards; negative = default, 0 = off
+    float judgeWeight = -1.0f;   // reranking: weight of the learned judge (judge.bin); negative = default, 0 = off
     // The characters of the output: the model writes Simplified, converted
     // after the candidates are chosen (core/script).
     OutputScript script = OutputScript::Simplified;
@@ -72,10 +73,11 @@ struct ScoreParts {
     double wordDuizhang = 0; // 对仗 word by word: same length, same part of speech
     double theme = 0;        // words of the prompt's theme (themes.tsv)
     double melancholy = 0;   // verse melancholy the prompt did not ask for (秋, 暮, 愁 ...)
+    double judge = 0;        // the learned judge: log-odds written by a person, not sampled (judge.bin)
     double total() const
     {
         return logProb + duizhang + tone + keywords + repetition + cliche + backward + looseWords + tornKeywords
-            + wordDuizhang + theme + melancholy;
+            + wordDuizhang + theme + melancholy + judge;
     }
 };
 
