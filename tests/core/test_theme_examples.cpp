@@ -22,15 +22,6 @@ using namespace couplet;
 
 namespace {
 
-std::filesystem::path writeData(const std::filesystem::path& dir)
-{
-    std::filesystem::create_directories(dir / "couplets");
-    std::filesystem::create_directories(dir / "idioms");
-    std::ofstream(dir / "idioms" / "idioms-pinyin.json") << "[]\n";
-    testing::writeTinyCorpus(dir / "couplets" / "modern.tsv", 300, 5);
-    return dir;
-}
-
 // A theme lexicon over the tiny characters: "spring" by 春 words, "wedding" by 喜.
 std::filesystem::path writeThemes(const std::filesystem::path& file)
 {
@@ -97,7 +88,7 @@ COUPLET_TEST(anExamplePrefixRoundTripsAndTrainsNothing)
 COUPLET_TEST(retrievalNeverReturnsAValidationPairOrThePromptsOwnCouplet)
 {
     const auto root = testing::freshTempDir("examples-retrieval");
-    const auto data = TrainingData::load(writeData(root / "data"));
+    const auto data = TrainingData::load(testing::writeTinyDataFolder(root / "data", 300));
     const auto lexicon = ThemeLexicon::load(writeThemes(root / "themes.tsv"));
     const auto& modern = data.sources().at(0);
     CHECK(!modern.valid.empty());
@@ -151,7 +142,7 @@ COUPLET_TEST(retrievalNeverReturnsAValidationPairOrThePromptsOwnCouplet)
 COUPLET_TEST(anExampleContinuationAppendsTheExampleToken)
 {
     const auto root = testing::freshTempDir("examples-train");
-    const auto data = writeData(root / "data");
+    const auto data = testing::writeTinyDataFolder(root / "data", 300);
     const auto fresh = testing::writeTinyModel(root / "fresh", 3);
     TrainOptions o;
     o.dataDir = data;

@@ -22,17 +22,6 @@ using namespace couplet;
 
 namespace {
 
-// A data folder as `couplet train` reads it: 200 five-character pairs of the
-// tiny vocabulary's characters and an (empty) idiom list.
-std::filesystem::path writeData(const std::filesystem::path& dir)
-{
-    std::filesystem::create_directories(dir / "couplets");
-    std::filesystem::create_directories(dir / "idioms");
-    std::ofstream(dir / "idioms" / "idioms-pinyin.json") << "[]\n";
-    testing::writeTinyCorpus(dir / "couplets" / "modern.tsv", 200, 5);
-    return dir;
-}
-
 // The model folder `from` copied to `to`, its weights' metadata "step" set to `step`.
 std::filesystem::path withStepMetadata(const std::filesystem::path& from, const std::filesystem::path& to,
                                        const std::string& step)
@@ -86,7 +75,7 @@ bool sameWeights(const std::filesystem::path& a, const std::filesystem::path& b)
 COUPLET_TEST(aContinuationDrawsTheBatchesAfterThoseItsWeightsSaw)
 {
     const auto root = testing::freshTempDir("trainer-continuation");
-    const auto data = writeData(root / "data");
+    const auto data = testing::writeTinyDataFolder(root / "data", 200);
     const auto fresh = testing::writeTinyModel(root / "fresh", 3);
     const auto trained = withStepMetadata(fresh, root / "trained", "5");
     std::ostringstream log;
@@ -113,7 +102,7 @@ COUPLET_TEST(aContinuationDrawsTheBatchesAfterThoseItsWeightsSaw)
 COUPLET_TEST(weightsWhoseStepMetadataIsNotACountAreRefusedByName)
 {
     const auto root = testing::freshTempDir("trainer-bad-step");
-    const auto data = writeData(root / "data");
+    const auto data = testing::writeTinyDataFolder(root / "data", 200);
     const auto bad = withStepMetadata(testing::writeTinyModel(root / "fresh", 3), root / "bad", "4k");
     std::ostringstream log;
     CHECK_THROWS(train(tinyRun(data, bad, root / "out", 1), log), "metadata \"step\" is \"4k\"");
@@ -125,7 +114,7 @@ COUPLET_TEST(weightsWhoseStepMetadataIsNotACountAreRefusedByName)
 COUPLET_TEST(aShortRunLogsItsFiguresAsPlainNumbers)
 {
     const auto root = testing::freshTempDir("trainer-log");
-    const auto data = writeData(root / "data");
+    const auto data = testing::writeTinyDataFolder(root / "data", 200);
     auto o = tinyRun(data, testing::writeTinyModel(root / "fresh", 3), root / "out", 2);
     o.logEvery = 50;
     std::ostringstream log;
@@ -143,7 +132,7 @@ COUPLET_TEST(aShortRunLogsItsFiguresAsPlainNumbers)
 COUPLET_TEST(aResumedRunTakesBackTheScheduleItsCheckpointRecorded)
 {
     const auto root = testing::freshTempDir("trainer-resume-schedule");
-    const auto data = writeData(root / "data");
+    const auto data = testing::writeTinyDataFolder(root / "data", 200);
     auto first = tinyRun(data, testing::writeTinyModel(root / "fresh", 3), root / "out", 3);
     first.learningRate = 3e-3;
     first.minLearningRate = 2e-4;
@@ -215,7 +204,7 @@ std::filesystem::path writePairs(const std::filesystem::path& dir, const std::st
 COUPLET_TEST(styleLabelsComeFromTheLexiconAndLeaveTheValidationSplitAlone)
 {
     const auto root = testing::freshTempDir("trainer-style-labels");
-    const auto data = writeData(root / "data");
+    const auto data = testing::writeTinyDataFolder(root / "data", 200);
     writePairs(data, "verse-tang", {"山水天地人\t风花月家门"});
     std::ofstream(data / "couplets" / "modern.tsv", std::ios::app) << "新春福满门\t瑞雪兆丰年\n福临家\t祥到户\n福到家\t春临户\n";
     const auto plain = TrainingData::load(data, 0.1);
@@ -251,7 +240,7 @@ COUPLET_TEST(styleLabelsComeFromTheLexiconAndLeaveTheValidationSplitAlone)
 COUPLET_TEST(aStyledContinuationAppendsTheStyleTokensToTheVocabulary)
 {
     const auto root = testing::freshTempDir("trainer-styles");
-    const auto data = writeData(root / "data");
+    const auto data = testing::writeTinyDataFolder(root / "data", 200);
     const auto fresh = testing::writeTinyModel(root / "fresh", 3);
     auto o = tinyRun(data, fresh, root / "styled", 1);
     o.styleLexicon = writeLexicon(root / "festive.txt");

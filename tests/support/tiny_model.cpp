@@ -67,6 +67,15 @@ const char* const kTinyCharacters =
     "光明开泰临迎来到庆丰登满堂红心想成星高照步辞旧更象鸿运当头合欢乐国民富强户瑞雪梅绿竹报小落"
     "石出上东送暖兆贵秀赐诗书传琴棋养长";
 
+std::filesystem::path writeTinyDataFolder(const std::filesystem::path& dir, int pairs)
+{
+    std::filesystem::create_directories(dir / "couplets");
+    std::filesystem::create_directories(dir / "idioms");
+    std::ofstream(dir / "idioms" / "idioms-pinyin.json") << "[]\n";
+    writeTinyCorpus(dir / "couplets" / "modern.tsv", pairs, 5);
+    return dir;
+}
+
 std::filesystem::path freshTempDir(const std::string& name)
 {
     std::string pattern = (std::filesystem::temp_directory_path() / ("couplet-" + name + "-XXXXXX")).string();

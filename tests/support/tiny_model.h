@@ -28,6 +28,10 @@ std::u32string tinyHanCharacters();
 // couplets/*.tsv of a data folder holds.
 void writeTinyCorpus(const std::filesystem::path& file, int pairs, unsigned seed);
 
+// A data folder as `couplet train` reads it in `dir`: couplets/modern.tsv of
+// `pairs` tiny pairs (writeTinyCorpus, seed 5) and an empty idiom list.
+std::filesystem::path writeTinyDataFolder(const std::filesystem::path& dir, int pairs);
+
 // A new empty folder under the temporary directory, named after `name`.
 std::filesystem::path freshTempDir(const std::string& name);
 
