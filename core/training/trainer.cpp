@@ -213,6 +213,8 @@ Session prepareFolder(const TrainOptions& o, TrainingData& data, Vocab& vocab, M
         throw std::invalid_argument("--styles starts a run; a resumed one keeps the styles its folder has");
     if (o.resume && !o.exampleThemes.empty())
         throw std::invalid_argument("--examples starts a run; a resumed one keeps the examples its folder has");
+    if (o.resume && o.partners)
+        throw std::invalid_argument("--partners starts a run; a resumed one keeps what its config.json says");
     if (!o.initFrom.empty() && o.growLayers > 0 && !o.exampleThemes.empty())
         throw std::invalid_argument("--examples and --grow-layers: grow the model in one run, add the examples in the next");
     if (!o.initFrom.empty() && o.growLayers > 0 && !o.styleLexicon.empty())
@@ -241,6 +243,8 @@ Session prepareFolder(const TrainOptions& o, TrainingData& data, Vocab& vocab, M
         }
         takeStyles(o, vocab, config);
         takeExamples(o, vocab, config);
+        if (o.partners && !config.partners) log << "adding partner embeddings (P starts at zero)\n";
+        config.partners = config.partners || o.partners;
         vocab.save(o.outDir / "vocab.txt");
         config.save(o.outDir / "config.json");
         s.stepsBefore = stepsTrained(o.initFrom / "model.safetensors");
@@ -249,6 +253,7 @@ Session prepareFolder(const TrainOptions& o, TrainingData& data, Vocab& vocab, M
     } else {
         vocab = data.buildVocab(o.vocabMinCount);
         config.vocabSize = vocab.size();
+        config.partners = o.partners;
         takeStyles(o, vocab, config);
         takeExamples(o, vocab, config);
         vocab.save(o.outDir / "vocab.txt");
@@ -340,6 +345,14 @@ int grownSource(int j, int from, int to)
     throw std::logic_error("grownSource: layer out of range");
 }
 
+// Weights read from a model without partner embeddings, for one with them:
+// P starts at zero, so the model computes the same function as the weights.
+void addZeroPartner(std::map<std::string, torch::Tensor>& tensors, const ModelConfig& config)
+{
+    if (config.partners && !tensors.count("partner.weight"))
+        tensors["partner.weight"] = torch::zeros({config.dim, config.dim});
+}
+
 } // namespace
 
 // Loads a shallower model's weights into `lm` (see TrainOptions::growLayers).
@@ -365,6 +378,7 @@ void growWeightsInto(LmImpl& lm, const std::filesystem::path& path, int layers)
             grown[dst + rest] = t;
         }
     }
+    addZeroPartner(grown, lm.config());
     loadWeightsInto(lm, std::move(grown), path);
 }
 
@@ -405,12 +419,13 @@ void train(const TrainOptions& o, std::ostream& log)
     } else if (!o.initFrom.empty()) {
         auto tensors = safetensors::load(o.initFrom / "model.safetensors");
         widenEmbedding(tensors, config.vocabSize);
+        addZeroPartner(tensors, config);
         loadWeightsInto(*model, std::move(tensors), o.initFrom / "model.safetensors");
     }
     int64_t params = 0;
     for (const auto& p : model->parameters()) params += p.numel();
     log << "model: " << params << " parameters, dim " << config.dim << ", layers " << config.layers << ", heads "
-        << config.heads << '\n';
+        << config.heads << (config.partners ? ", partner embeddings" : "") << '\n';
     log << "products: " << (o.bf16 ? "bf16 (autocast; weights, optimiser and loss in fp32)" : "fp32") << '\n';
 
     const auto valid = validationExamples(data, vocab);

@@ -43,6 +43,10 @@ struct TrainOptions {
     // (a run from weights with <ex> keeps examples on, with their lexicon).
     std::filesystem::path exampleThemes;
     double exampleRate = 0.7;
+    // Partner embeddings (ModelConfig::partners): the model gets P, which
+    // starts at zero; with initFrom the weights without P compute the same
+    // function at step 0. A resumed run, or weights that have P, keep theirs.
+    bool partners = false;
     int vocabMinCount = 3;
     std::uint64_t seed = 1;
     std::string device = "cpu";
