@@ -284,3 +284,44 @@ COUPLET_TEST(weightsWithPartnersAreRefusedByAConfigWithoutThem)
         CHECK(std::string(e.what()).find("tensor 'partner.weight' is missing") != std::string::npos);
     }
 }
+
+// --partner-lr-scale: P learns at its own rate and nothing else changes. From
+// zero, AdamW's first step moves each entry of P by the learning rate (the
+// sign of its gradient), so one step at 10x leaves P ten times larger, and
+// every other weight as a run at 1x leaves it. The checkpoint records the scale.
+COUPLET_TEST(aPartnerLearningRateScaleMovesOnlyP)
+{
+    const auto root = testing::freshTempDir("partners-lr");
+    const auto data = testing::writeTinyDataFolder(root / "data", 200);
+    const auto plain = testing::writeTinyModel(root / "plain", 5);
+    const auto run = [&](const std::string& name, double scale) {
+        TrainOptions o;
+        o.dataDir = data;
+        o.outDir = root / name;
+        o.initFrom = plain;
+        o.partners = true;
+        o.partnerLrScale = scale;
+        o.batchSize = 4;
+        o.steps = 1;
+        o.warmupSteps = 1;
+        o.learningRate = 1e-3;
+        o.threads = 1;
+        o.evalEvery = 1000;
+        o.saveEvery = 1000;
+        std::ostringstream log;
+        train(o, log);
+        return safetensors::load(o.outDir / "model.safetensors");
+    };
+    const auto one = run("x1", 1), ten = run("x10", 10);
+    const double p1 = one.at("partner.weight").abs().max().item<double>();
+    const double p10 = ten.at("partner.weight").abs().max().item<double>();
+    std::cout << "largest entry of P after one step: " << p1 << " at 1x, " << p10 << " at 10x\n";
+    CHECK(std::abs(p1 - 1e-3) < 1e-5);
+    CHECK(std::abs(p10 - 1e-2) < 1e-4);
+    for (const auto& [name, t] : one)
+        if (name != "partner.weight") CHECK(torch::equal(t, ten.at(name)));
+    TrainOptions resumed;
+    resumed.outDir = root / "x10";
+    CHECK(loadResumedSchedule(resumed));
+    CHECK_EQ(resumed.partnerLrScale, 10.0);
+}
