@@ -114,7 +114,9 @@ LmImpl::LmImpl(const ModelConfig& config) : m_config(config)
     }
     // P starts at zero (after the loop, so that the other weights draw the
     // same numbers as without it): weights grown from a model without
-    // partners compute its function until training moves P.
+    // partners compute its function until training moves P. Its own initial
+    // draw, zeroed here, moves the generator on, so training's dropout masks
+    // are not those of the same run without partners.
     if (config.partners) {
         m_partner = register_module("partner", torch::nn::Linear(torch::nn::LinearOptions(config.dim, config.dim).bias(false)));
         torch::NoGradGuard guard;
