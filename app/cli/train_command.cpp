@@ -86,6 +86,7 @@ int runTrain(Args& args)
                      "              [--dim N] [--layers N] [--heads N] [--threads N] [--minutes M]\n"
                      "              [--device cpu|cuda] [--seed N] [--warmup N] [--min-lr X] [--bf16 | --fp32]\n"
                      "              [--grow-layers N] [--styles LEXICON] [--examples THEMES.tsv [--example-rate 0.7]]\n"
+                     "              [--partners [--partner-lr-scale X]]\n"
                      "  --resume  continue the checkpoint in --out with the schedule it was started with (steps, batch,\n"
                      "            learning rates, warm-up); any of those given as well replace the recorded ones\n"
                      "  --grow-layers N  with --init-from: deepen to N layers, each new one a copy of the layer below\n"
@@ -96,6 +97,10 @@ int runTrain(Args& args)
                      "  --examples THEMES.tsv  theme examples: a share of the examples (--example-rate) read a\n"
                      "                   related training couplet (same theme by THEMES.tsv, or a shared bigram)\n"
                      "                   before the prompt, as context; with --init-from the <ex> token is appended\n"
+                     "  --partners  partner embeddings: the input that predicts 下联 character i also gets the\n"
+                     "              embedding of 上联 character i through a projection that starts at zero\n"
+                     "              (with --init-from: the same function at step 0)\n"
+                     "  --partner-lr-scale X  the projection's learning rate as X times the others' (default 1)\n"
                      "  --bf16  the forward pass's products in bf16 (autocast; the default on CPUs with avx512_bf16)\n"
                      "  --fp32  every product in fp32\n"
                      "couplet train --out DIR --export TO [--fp32]   copy a trained model for shipping (fp16)\n"
@@ -118,6 +123,9 @@ int runTrain(Args& args)
     o.styleLexicon = args.value("styles");
     o.exampleThemes = args.value("examples");
     o.exampleRate = args.number("example-rate", o.exampleRate);
+    o.partners = args.flag("partners");
+    if (args.has("partner-lr-scale") && !o.partners && !o.resume)
+        throw UsageError("--partner-lr-scale needs --partners (or --resume of a run with partner embeddings)");
     if (!(o.exampleRate >= 0 && o.exampleRate <= 1)) throw UsageError("--example-rate must be between 0 and 1");
     if (o.growLayers != 0 && o.initFrom.empty()) throw UsageError("--grow-layers needs --init-from");
     if (o.resume && !loadResumedSchedule(o)
@@ -125,6 +133,8 @@ int runTrain(Args& args)
         throw UsageError((o.outDir / "checkpoint" / "state.json").string()
                          + " does not record its schedule (an older trainer wrote it): give --steps, --lr, --min-lr"
                            " and --warmup as the run began, or the defaults would restart its learning rate");
+    o.partnerLrScale = args.number("partner-lr-scale", o.partnerLrScale);
+    if (!(o.partnerLrScale > 0)) throw UsageError("--partner-lr-scale must be positive");
     o.steps = args.integer("steps", o.steps);
     o.batchSize = args.integer("batch", o.batchSize);
     o.learningRate = args.number("lr", o.learningRate);

@@ -210,7 +210,12 @@ void loadWeightsInto(LmImpl& lm, std::map<std::string, torch::Tensor> map, const
         p.value().copy_(it->second.to(p.value().dtype()));
         map.erase(it);
     }
-    if (!map.empty()) throw std::runtime_error(path.string() + ": unexpected tensor '" + map.begin()->first + "'");
+    if (!map.empty()) {
+        const std::string name = map.begin()->first;
+        throw std::runtime_error(path.string() + ": unexpected tensor '" + name + "'"
+                                 + (name == "partner.weight" ? " (partner embeddings, which config.json does not turn on"
+                                                               " with \"partners\": true)" : ""));
+    }
 }
 
 CoupletModel::CoupletModel(std::unique_ptr<CoupletModelImpl> impl) : m_impl(std::move(impl)) {}

@@ -40,6 +40,7 @@ ModelConfig ModelConfig::load(const std::filesystem::path& path)
         c.mlpHidden = j.at("mlp_hidden").get<int>();
         c.maxLen = j.at("max_len").get<int>();
         c.dropout = j.value("dropout", 0.0f);
+        c.partners = j.value("partners", false);
         c.validate();
     } catch (const std::exception& e) {
         throw std::runtime_error(path.string() + ": " + e.what());
@@ -49,7 +50,7 @@ ModelConfig ModelConfig::load(const std::filesystem::path& path)
 
 void ModelConfig::save(const std::filesystem::path& path) const
 {
-    const nlohmann::json j = {{"format_version", kFormatVersion},
+    nlohmann::json j = {{"format_version", kFormatVersion},
                               {"architecture", "couplet-decoder (pre-norm, learned positions, tied embeddings)"},
                               {"vocab_size", vocabSize},
                               {"dim", dim},
@@ -58,6 +59,7 @@ void ModelConfig::save(const std::filesystem::path& path) const
                               {"mlp_hidden", mlpHidden},
                               {"max_len", maxLen},
                               {"dropout", dropout}};
+    if (partners) j["partners"] = true; // without partners, the file reads as before the key existed
     std::ofstream out(path);
     if (!out) throw std::runtime_error("cannot write " + path.string());
     out << j.dump(2) << '\n';

@@ -13,6 +13,11 @@ struct ModelConfig {
     int mlpHidden = 1024; // feed-forward width
     int maxLen = 96;      // positions, i.e. longest sequence in tokens
     float dropout = 0.1f; // training only
+    // Partner embeddings (partner_track.h): while the 下联 is written, the input
+    // at the position that predicts its character i also gets P · wte[上联_i],
+    // P a dim x dim projection ("partner.weight"). config.json says
+    // "partners": true; a model without the key has no P and runs as before.
+    bool partners = false;
 
     int headDim() const { return dim / heads; }
     // Throws std::invalid_argument naming the first inconsistent field.

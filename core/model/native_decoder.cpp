@@ -60,6 +60,8 @@ NativeDecoder::NativeDecoder(const ModelConfig& config, const WeightMap& w, Nati
     m_lnFinalGain = vec("ln_f.weight", d);
     m_lnFinalBias = vec("ln_f.bias", d);
     m_output = PackedLinear(m_tokenEmbedding.data(), nullptr, d, config.vocabSize, precision);
+    if (config.partners)
+        m_partner = PackedLinear(vec("partner.weight", static_cast<std::size_t>(d) * d).data(), nullptr, d, d, precision);
 }
 
 std::string NativeDecoder::kernelName() const
@@ -69,7 +71,7 @@ std::string NativeDecoder::kernelName() const
 
 std::size_t NativeDecoder::weightBytes() const
 {
-    std::size_t bytes = m_output.bytes();
+    std::size_t bytes = m_output.bytes() + (m_config.partners ? m_partner.bytes() : 0);
     for (const auto& l : m_layers) bytes += l.qkv.bytes() + l.proj.bytes() + l.up.bytes() + l.down.bytes();
     return bytes;
 }
@@ -96,6 +98,7 @@ void NativeDecoder::reserveRows(int rows)
             if (keep > 0) std::copy_n(m_cache.get(), perRow * static_cast<std::size_t>(keep), fresh.get());
             m_cache = std::move(fresh);
             m_rows = tryRows;
+            if (m_config.partners) m_partners.resize(static_cast<std::size_t>(tryRows));
             break;
         } catch (const std::bad_alloc&) {
             // halve until the memory holds it
@@ -107,6 +110,7 @@ void NativeDecoder::reserveRows(int rows)
 void NativeDecoder::copyRow(int from, int to, int length)
 {
     if (from == to || length <= 0) return;
+    if (m_config.partners) m_partners[static_cast<std::size_t>(to)] = m_partners[static_cast<std::size_t>(from)];
     const std::size_t n = static_cast<std::size_t>(length) * m_config.dim;
     const auto copy = [&](auto tag) {
         using T = decltype(tag);
@@ -186,6 +190,7 @@ void NativeDecoder::forward(int tokens)
         float* x = m_x.data() + static_cast<std::size_t>(t) * d;
         for (int i = 0; i < d; ++i) x[i] = te[i] + pe[i];
     }
+    if (m_config.partners) addPartners(tokens);
     for (int l = 0; l < m_config.layers; ++l) {
         Layer& layer = m_layers[static_cast<std::size_t>(l)];
         norm(layer.ln1Gain, layer.ln1Bias);
@@ -217,6 +222,29 @@ void NativeDecoder::forward(int tokens)
     norm(m_lnFinalGain, m_lnFinalBias);
 }
 
+// x += P · wte[partner] for the tokens that have a partner: their partner
+// embeddings gathered in front of m_h, one product into m_att, added back.
+void NativeDecoder::addPartners(int tokens)
+{
+    const std::size_t d = static_cast<std::size_t>(m_config.dim);
+    std::vector<int>& at = m_partnerAt;
+    at.clear();
+    for (int t = 0; t < tokens; ++t) {
+        const int partner = m_slots[static_cast<std::size_t>(t)].partner;
+        if (partner < 0) continue;
+        std::memcpy(m_h.data() + at.size() * d, m_tokenEmbedding.data() + static_cast<std::size_t>(partner) * d,
+                    d * sizeof(float));
+        at.push_back(t);
+    }
+    if (at.empty()) return;
+    product(m_partner, m_h.data(), static_cast<int>(at.size()), m_att.data(), static_cast<int>(d), false);
+    for (std::size_t i = 0; i < at.size(); ++i) {
+        float* x = m_x.data() + static_cast<std::size_t>(at[i]) * d;
+        const float* p = m_att.data() + i * d;
+        for (std::size_t j = 0; j < d; ++j) x[j] += p[j];
+    }
+}
+
 void NativeDecoder::outputLogits(int rows, std::vector<float>& logits)
 {
     logits.resize(static_cast<std::size_t>(rows) * m_config.vocabSize);
@@ -235,7 +263,8 @@ void NativeDecoder::decode(std::span<const DecodeItem> items, std::vector<float>
         if (item.position < 0 || item.position >= maxSequenceLength())
             throw std::out_of_range("position past the model's maximum length");
         if (item.token < 0 || item.token >= vocabSize()) throw std::out_of_range("token outside the vocabulary");
-        m_slots[static_cast<std::size_t>(i)] = {item.token, item.row, item.position};
+        const int partner = m_config.partners ? m_partners[static_cast<std::size_t>(i)].advance(item.token, item.position) : -1;
+        m_slots[static_cast<std::size_t>(i)] = {item.token, item.row, item.position, partner};
     }
     forward(n);
     outputLogits(n, logits);
@@ -253,11 +282,15 @@ void NativeDecoder::prefill(std::span<const PrefillItem> items, std::vector<floa
     }
     ensureTokens(std::max(tokens, static_cast<int>(items.size())));
     m_slots.clear();
-    for (const auto& item : items)
+    for (const auto& item : items) {
+        PartnerTrack* track = m_config.partners ? &m_partners[static_cast<std::size_t>(item.row)] : nullptr;
+        if (track) track->reset();
         for (std::size_t j = 0; j < item.tokens.size(); ++j) {
             if (item.tokens[j] < 0 || item.tokens[j] >= vocabSize()) throw std::out_of_range("token outside the vocabulary");
-            m_slots.push_back({item.tokens[j], item.row, static_cast<int>(j)});
+            const int position = static_cast<int>(j);
+            m_slots.push_back({item.tokens[j], item.row, position, track ? track->advance(item.tokens[j], position) : -1});
         }
+    }
     forward(tokens);
     // The last token of each prompt, gathered in front of m_h.
     const std::size_t d = static_cast<std::size_t>(m_config.dim);

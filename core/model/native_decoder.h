@@ -4,6 +4,7 @@
 #include "linear_kernels.h"
 #include "model_config.h"
 #include "packed_linear.h"
+#include "partner_track.h"
 #include "resident_buffer.h"
 #include "vector_ops.h"
 
@@ -57,11 +58,13 @@ private:
         int token = 0;
         int row = 0;
         int position = 0;
+        int partner = -1; // partner embeddings: the 上联 token added at this input, -1 none
     };
 
     void ensureTokens(int tokens);
     std::size_t scoresPerToken() const; // attention scratch per token: all heads' scores, padded
     void forward(int tokens);
+    void addPartners(int tokens);
     void attention(int layer, int tokens);
     void product(const PackedLinear& w, const float* x, int rows, float* y, int ldy, bool accumulate);
     void outputLogits(int rows, std::vector<float>& logits);
@@ -94,6 +97,10 @@ private:
     std::vector<Layer> m_layers;
     std::vector<float> m_lnFinalGain, m_lnFinalBias;
     PackedLinear m_output;                  // tied: the token embedding
+    // Partner embeddings (ModelConfig::partners): P, and each row's 上联 and
+    // <down> as its tokens came in. Empty without.
+    PackedLinear m_partner;
+    std::vector<PartnerTrack> m_partners;
 
     int m_rows = 0;
     // Keys and values in bf16 at the bf16 and int8 precisions: half the
@@ -108,6 +115,7 @@ private:
     // Per-pass buffers, grown to the largest pass seen and then reused.
     int m_capacity = 0;
     std::vector<Slot> m_slots;
+    std::vector<int> m_partnerAt; // addPartners(): the tokens that have a partner
     std::vector<float> m_x, m_h, m_qkv, m_att, m_up, m_scores;
     ActivationBuffers m_activations;
 };

@@ -43,6 +43,7 @@ void TorchDecoder::reserveRows(int rows)
                 fresh.v[l].narrow(0, 0, keep).copy_(old.v[l].narrow(0, 0, keep));
             }
             m_cache = std::move(fresh);
+            if (m_lm->config().partners) m_partners.resize(static_cast<std::size_t>(tryRows));
             break;
         } catch (const c10::Error& e) {
             if (!isOutOfMemory(e)) throw;
@@ -70,7 +71,9 @@ void TorchDecoder::prefill(std::span<const PrefillItem> items, std::vector<float
     const auto n = static_cast<int64_t>(items.size());
     // Right-padded: causal attention keeps real tokens from seeing the pads,
     // and the pads' cache entries are overwritten by later decode steps.
+    const bool partners = m_lm->config().partners;
     auto tokens = torch::zeros({n, static_cast<int64_t>(time)}, torch::kLong);
+    auto partner = partners ? torch::full({n, static_cast<int64_t>(time)}, -1, torch::kLong) : torch::Tensor();
     auto last = torch::empty({n}, torch::kLong);
     std::vector<int64_t> rows;
     auto t = tokens.accessor<int64_t, 2>();
@@ -79,11 +82,20 @@ void TorchDecoder::prefill(std::span<const PrefillItem> items, std::vector<float
         if (item.tokens.empty()) throw std::invalid_argument("empty prompt");
         if (item.row < 0 || item.row >= rowCapacity()) throw std::out_of_range("prefill row outside the cache");
         for (std::size_t j = 0; j < item.tokens.size(); ++j) t[i][static_cast<int64_t>(j)] = item.tokens[j];
+        if (partners) {
+            auto& track = m_partners[static_cast<std::size_t>(item.row)];
+            track.reset();
+            auto pa = partner.accessor<int64_t, 2>();
+            for (std::size_t j = 0; j < item.tokens.size(); ++j)
+                pa[i][static_cast<int64_t>(j)] = track.advance(item.tokens[j], static_cast<int>(j));
+        }
         last[i] = static_cast<int64_t>(item.tokens.size()) - 1;
         rows.push_back(item.row);
     }
     try {
-        toHost(m_lm->prefill(tokens.to(m_device), last.to(m_device), m_cache, rows), logits);
+        toHost(m_lm->prefill(tokens.to(m_device), last.to(m_device), m_cache, rows,
+                             partners ? partner.to(m_device) : partner),
+               logits);
     } catch (const c10::Error& e) {
         if (isOutOfMemory(e)) throw OutOfDeviceMemory{std::max(1, static_cast<int>(n) / 2)};
         throw std::runtime_error(e.what_without_backtrace());
@@ -94,8 +106,10 @@ void TorchDecoder::decode(std::span<const DecodeItem> items, std::vector<float>&
 {
     torch::NoGradGuard guard;
     const auto n = static_cast<int64_t>(items.size());
+    const bool partners = m_lm->config().partners;
     auto tokens = torch::empty({n}, torch::kLong);
     auto positions = torch::empty({n}, torch::kLong);
+    auto partner = partners ? torch::empty({n}, torch::kLong) : torch::Tensor();
     auto tp = tokens.accessor<int64_t, 1>();
     auto pp = positions.accessor<int64_t, 1>();
     int64_t length = 0;
@@ -105,10 +119,13 @@ void TorchDecoder::decode(std::span<const DecodeItem> items, std::vector<float>&
         if (item.position >= maxSequenceLength()) throw std::out_of_range("position past the model's maximum length");
         tp[i] = item.token;
         pp[i] = item.position;
+        if (partners) partner[i] = m_partners[static_cast<std::size_t>(i)].advance(item.token, item.position);
         length = std::max<int64_t>(length, item.position + 1);
     }
     try {
-        toHost(m_lm->decode(tokens.to(m_device), positions.to(m_device), length, m_cache), logits);
+        toHost(m_lm->decode(tokens.to(m_device), positions.to(m_device), length, m_cache,
+                            partners ? partner.to(m_device) : partner),
+               logits);
     } catch (const c10::Error& e) {
         if (isOutOfMemory(e)) throw OutOfDeviceMemory{std::max(1, static_cast<int>(n) / 2)};
         throw std::runtime_error(e.what_without_backtrace());
@@ -118,6 +135,7 @@ void TorchDecoder::decode(std::span<const DecodeItem> items, std::vector<float>&
 void TorchDecoder::copyRow(int from, int to, int length)
 {
     if (from == to || length <= 0) return;
+    if (!m_partners.empty()) m_partners[static_cast<std::size_t>(to)] = m_partners[static_cast<std::size_t>(from)];
     torch::NoGradGuard guard;
     for (std::size_t l = 0; l < m_cache.k.size(); ++l) {
         m_cache.k[l][to].narrow(1, 0, length).copy_(m_cache.k[l][from].narrow(1, 0, length));

@@ -1,7 +1,10 @@
 #pragma once
 
 #include "decoder.h"
+#include "partner_track.h"
 #include "transformer.h"
+
+#include <vector>
 
 namespace couplet {
 
@@ -30,6 +33,9 @@ private:
     Lm m_lm;
     torch::Device m_device;
     KvCache m_cache;
+    // Partner embeddings: each row's 上联 and <down>, as its tokens came in
+    // (empty for a model without them).
+    std::vector<PartnerTrack> m_partners;
 };
 
 } // namespace couplet

@@ -1,7 +1,11 @@
 #include "transformer.h"
 
+#include "partner_track.h"
+
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 namespace couplet {
 
@@ -108,6 +112,28 @@ LmImpl::LmImpl(const ModelConfig& config) : m_config(config)
         if (p.key().find("bias") != std::string::npos) p.value().zero_();
         else p.value().normal_(0.0, 0.02);
     }
+    // P starts at zero (after the loop, so that the other weights draw the
+    // same numbers as without it): weights grown from a model without
+    // partners compute its function until training moves P. Its own initial
+    // draw, zeroed here, moves the generator on, so training's dropout masks
+    // are not those of the same run without partners.
+    if (config.partners) {
+        m_partner = register_module("partner", torch::nn::Linear(torch::nn::LinearOptions(config.dim, config.dim).bias(false)));
+        torch::NoGradGuard guard;
+        m_partner->weight.zero_();
+    }
+}
+
+torch::Tensor LmImpl::partnersOf(const torch::Tensor& tokens) const
+{
+    const auto host = tokens.to(torch::kCPU, torch::kLong).contiguous();
+    auto out = torch::empty_like(host);
+    const auto time = host.size(1);
+    for (int64_t b = 0; b < host.size(0); ++b) {
+        const auto row = couplet::partnersOf(host.data_ptr<int64_t>() + b * time, static_cast<std::size_t>(time));
+        std::copy(row.begin(), row.end(), out.data_ptr<int64_t>() + b * time);
+    }
+    return out.to(tokens.device());
 }
 
 torch::Tensor LmImpl::causalMask(int64_t time, const torch::Tensor& like) const
@@ -117,9 +143,17 @@ torch::Tensor LmImpl::causalMask(int64_t time, const torch::Tensor& like) const
     return torch::zeros({time, time}, like.options()).masked_fill(upper, -std::numeric_limits<float>::infinity());
 }
 
-torch::Tensor LmImpl::run(const torch::Tensor& tokens, const torch::Tensor& positions, const AttentionContext& ctx)
+torch::Tensor LmImpl::run(const torch::Tensor& tokens, const torch::Tensor& positions, const AttentionContext& ctx,
+                          const torch::Tensor& partners)
 {
     auto x = m_tokens(tokens) + m_positions(positions); // [batch, time, dim]
+    if (m_partner) {
+        if (!partners.defined()) throw std::logic_error("a model with partner embeddings needs each input's partner");
+        // partners: [batch, time], -1 where none; those inputs get nothing.
+        const auto has = partners.ge(0).unsqueeze(-1);                   // [batch, time, 1]
+        const auto partner = m_tokens(partners.clamp_min(0)) * has.to(x.scalar_type()); // [batch, time, dim]
+        x = x + m_partner(partner);
+    }
     for (const auto& block : *m_blocks) x = block->as<Block>()->forward(x, ctx);
     return m_lnFinal(x);
 }
@@ -131,12 +165,12 @@ torch::Tensor LmImpl::forward(const torch::Tensor& tokens)
     ctx.mode = AttentionContext::Mode::Full;
     ctx.mask = causalMask(time, m_tokens->weight);
     auto positions = torch::arange(time, tokens.options().dtype(torch::kLong)).unsqueeze(0);
-    auto h = run(tokens, positions, ctx);
+    auto h = run(tokens, positions, ctx, m_partner ? partnersOf(tokens) : torch::Tensor());
     return torch::matmul(h, m_tokens->weight.t()); // [batch, time, vocab]
 }
 
 torch::Tensor LmImpl::prefill(const torch::Tensor& tokens, const torch::Tensor& lastIndex, KvCache& cache,
-                              const std::vector<int64_t>& rows)
+                              const std::vector<int64_t>& rows, const torch::Tensor& partners)
 {
     const auto time = tokens.size(1);
     AttentionContext ctx;
@@ -145,14 +179,15 @@ torch::Tensor LmImpl::prefill(const torch::Tensor& tokens, const torch::Tensor& 
     ctx.cache = &cache;
     ctx.rows = rows;
     auto positions = torch::arange(time, tokens.options().dtype(torch::kLong)).unsqueeze(0);
-    auto h = run(tokens, positions, ctx); // [batch, time, dim]
+    auto h = run(tokens, positions, ctx,
+                 !m_partner || partners.defined() ? partners : partnersOf(tokens)); // [batch, time, dim]
     auto batchIndex = torch::arange(tokens.size(0), lastIndex.options());
     auto last = h.index({batchIndex, lastIndex}); // [batch, dim]
     return torch::matmul(last, m_tokens->weight.t());
 }
 
 torch::Tensor LmImpl::decode(const torch::Tensor& tokens, const torch::Tensor& positions, int64_t length,
-                             KvCache& cache)
+                             KvCache& cache, const torch::Tensor& partners)
 {
     const auto n = tokens.size(0);
     AttentionContext ctx;
@@ -166,7 +201,8 @@ torch::Tensor LmImpl::decode(const torch::Tensor& tokens, const torch::Tensor& p
     auto future = steps > positions.unsqueeze(1);                             // [n, L]
     ctx.mask = torch::zeros({n, 1, 1, ctx.length}, m_tokens->weight.options())
                    .masked_fill(future.view({n, 1, 1, ctx.length}), -std::numeric_limits<float>::infinity());
-    auto h = run(tokens.unsqueeze(1), positions.unsqueeze(1), ctx); // [n, 1, dim]
+    auto h = run(tokens.unsqueeze(1), positions.unsqueeze(1), ctx,
+                 partners.defined() ? partners.unsqueeze(1) : partners); // [n, 1, dim]
     return torch::matmul(h.squeeze(1), m_tokens->weight.t());
 }
 

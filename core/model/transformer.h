@@ -78,23 +78,32 @@ public:
     explicit LmImpl(const ModelConfig& config);
 
     // Training / scoring. tokens: [batch, time] -> logits [batch, time, vocab]
+    // With partner embeddings (ModelConfig::partners) each row's partners are
+    // found in its tokens (partner_track.h).
     torch::Tensor forward(const torch::Tensor& tokens);
     // Runs right-padded prompts and stores their keys/values in cache rows
     // `rows`. tokens: [batch, time]; lastIndex: [batch] index of each prompt's
-    // last token. Returns next-token logits [batch, vocab].
+    // last token. Returns next-token logits [batch, vocab]. partners: [batch,
+    // time] partner token of each input or -1 (undefined: found in tokens).
     torch::Tensor prefill(const torch::Tensor& tokens, const torch::Tensor& lastIndex, KvCache& cache,
-                          const std::vector<int64_t>& rows);
+                          const std::vector<int64_t>& rows, const torch::Tensor& partners = {});
     // One token for each of rows 0..n-1. tokens, positions: [n] -> logits
     // [n, vocab]. length = max(positions) + 1, passed in so that a GPU need
-    // not be synchronised to find it.
-    torch::Tensor decode(const torch::Tensor& tokens, const torch::Tensor& positions, int64_t length, KvCache& cache);
+    // not be synchronised to find it. partners: [n] partner token of each
+    // input or -1; required with partner embeddings (a row's 上联 is in its
+    // cache, not in this step's tokens), ignored without.
+    torch::Tensor decode(const torch::Tensor& tokens, const torch::Tensor& positions, int64_t length, KvCache& cache,
+                         const torch::Tensor& partners = {});
 
     // Zeroed cache of `rows` rows, on the model's device and dtype.
     KvCache makeCache(int rows) const;
     const ModelConfig& config() const { return m_config; }
 
 private:
-    torch::Tensor run(const torch::Tensor& tokens, const torch::Tensor& positions, const AttentionContext& ctx);
+    torch::Tensor run(const torch::Tensor& tokens, const torch::Tensor& positions, const AttentionContext& ctx,
+                      const torch::Tensor& partners);
+    // The partners of right-padded token rows [batch, time] (on their device), -1 where none.
+    torch::Tensor partnersOf(const torch::Tensor& tokens) const;
     torch::Tensor causalMask(int64_t time, const torch::Tensor& like) const;
 
     ModelConfig m_config;
@@ -102,6 +111,7 @@ private:
     torch::nn::Embedding m_positions{nullptr};
     torch::nn::ModuleList m_blocks;
     torch::nn::LayerNorm m_lnFinal{nullptr};
+    torch::nn::Linear m_partner{nullptr}; // "partner": P, dim x dim, no bias; null without partners
 };
 TORCH_MODULE(Lm);
 

@@ -163,7 +163,8 @@ double meanLoss(LmImpl& model, const std::vector<TrainingExample>& examples, con
 nlohmann::json scheduleOf(const TrainOptions& o)
 {
     return {{"steps", o.steps},          {"batch", o.batchSize},   {"lr", o.learningRate},
-            {"min_lr", o.minLearningRate}, {"warmup", o.warmupSteps}, {"weight_decay", o.weightDecay}};
+            {"min_lr", o.minLearningRate}, {"warmup", o.warmupSteps}, {"weight_decay", o.weightDecay},
+            {"partner_lr_scale", o.partnerLrScale}};
 }
 
 void writeState(const std::filesystem::path& dir, const TrainOptions& o, int step, int stepsBefore, double tokens,
@@ -213,6 +214,9 @@ Session prepareFolder(const TrainOptions& o, TrainingData& data, Vocab& vocab, M
         throw std::invalid_argument("--styles starts a run; a resumed one keeps the styles its folder has");
     if (o.resume && !o.exampleThemes.empty())
         throw std::invalid_argument("--examples starts a run; a resumed one keeps the examples its folder has");
+    if (!(o.partnerLrScale > 0)) throw std::invalid_argument("the partner learning-rate scale must be positive");
+    if (o.resume && o.partners)
+        throw std::invalid_argument("--partners starts a run; a resumed one keeps what its config.json says");
     if (!o.initFrom.empty() && o.growLayers > 0 && !o.exampleThemes.empty())
         throw std::invalid_argument("--examples and --grow-layers: grow the model in one run, add the examples in the next");
     if (!o.initFrom.empty() && o.growLayers > 0 && !o.styleLexicon.empty())
@@ -241,6 +245,8 @@ Session prepareFolder(const TrainOptions& o, TrainingData& data, Vocab& vocab, M
         }
         takeStyles(o, vocab, config);
         takeExamples(o, vocab, config);
+        if (o.partners && !config.partners) log << "adding partner embeddings (P starts at zero)\n";
+        config.partners = config.partners || o.partners;
         vocab.save(o.outDir / "vocab.txt");
         config.save(o.outDir / "config.json");
         s.stepsBefore = stepsTrained(o.initFrom / "model.safetensors");
@@ -249,6 +255,7 @@ Session prepareFolder(const TrainOptions& o, TrainingData& data, Vocab& vocab, M
     } else {
         vocab = data.buildVocab(o.vocabMinCount);
         config.vocabSize = vocab.size();
+        config.partners = o.partners;
         takeStyles(o, vocab, config);
         takeExamples(o, vocab, config);
         vocab.save(o.outDir / "vocab.txt");
@@ -340,6 +347,14 @@ int grownSource(int j, int from, int to)
     throw std::logic_error("grownSource: layer out of range");
 }
 
+// Weights read from a model without partner embeddings, for one with them:
+// P starts at zero, so the model computes the same function as the weights.
+void addZeroPartner(std::map<std::string, torch::Tensor>& tensors, const ModelConfig& config)
+{
+    if (config.partners && !tensors.count("partner.weight"))
+        tensors["partner.weight"] = torch::zeros({config.dim, config.dim});
+}
+
 } // namespace
 
 // Loads a shallower model's weights into `lm` (see TrainOptions::growLayers).
@@ -365,6 +380,7 @@ void growWeightsInto(LmImpl& lm, const std::filesystem::path& path, int layers)
             grown[dst + rest] = t;
         }
     }
+    addZeroPartner(grown, lm.config());
     loadWeightsInto(lm, std::move(grown), path);
 }
 
@@ -395,8 +411,21 @@ void train(const TrainOptions& o, std::ostream& log)
 
     Lm model(config);
     model->to(device);
-    torch::optim::AdamW optimizer(model->parameters(),
-                                  torch::optim::AdamWOptions(o.learningRate).weight_decay(o.weightDecay).betas({0.9, 0.95}));
+    const auto adamw = torch::optim::AdamWOptions(o.learningRate).weight_decay(o.weightDecay).betas({0.9, 0.95});
+    // With partnerLrScale, P is a second parameter group that learns at its own rate.
+    const bool partnerGroup = config.partners && o.partnerLrScale != 1;
+    std::vector<torch::optim::OptimizerParamGroup> groups;
+    if (partnerGroup) {
+        std::vector<torch::Tensor> rest, partner;
+        for (const auto& p : model->named_parameters())
+            (p.key() == "partner.weight" ? partner : rest).push_back(p.value());
+        groups.emplace_back(rest);
+        groups.emplace_back(partner, std::make_unique<torch::optim::AdamWOptions>(adamw));
+        log << "partner embeddings learn at " << o.partnerLrScale << "x the learning rate\n";
+    } else {
+        groups.emplace_back(model->parameters());
+    }
+    torch::optim::AdamW optimizer(groups, adamw);
     if (o.resume) {
         loadWeightsInto(*model, o.outDir / "model.safetensors");
         torch::load(optimizer, (o.outDir / "checkpoint" / "optimizer.pt").string());
@@ -405,12 +434,13 @@ void train(const TrainOptions& o, std::ostream& log)
     } else if (!o.initFrom.empty()) {
         auto tensors = safetensors::load(o.initFrom / "model.safetensors");
         widenEmbedding(tensors, config.vocabSize);
+        addZeroPartner(tensors, config);
         loadWeightsInto(*model, std::move(tensors), o.initFrom / "model.safetensors");
     }
     int64_t params = 0;
     for (const auto& p : model->parameters()) params += p.numel();
     log << "model: " << params << " parameters, dim " << config.dim << ", layers " << config.layers << ", heads "
-        << config.heads << '\n';
+        << config.heads << (config.partners ? ", partner embeddings" : "") << '\n';
     log << "products: " << (o.bf16 ? "bf16 (autocast; weights, optimiser and loss in fp32)" : "fp32") << '\n';
 
     const auto valid = validationExamples(data, vocab);
@@ -438,7 +468,9 @@ void train(const TrainOptions& o, std::ostream& log)
     model->train();
     while (s.step < o.steps) {
         const double lr = learningRateAt(o, s.step);
-        for (auto& group : optimizer.param_groups()) static_cast<torch::optim::AdamWOptions&>(group.options()).lr(lr);
+        for (std::size_t g = 0; g < optimizer.param_groups().size(); ++g)
+            static_cast<torch::optim::AdamWOptions&>(optimizer.param_groups()[g].options())
+                .lr(g == 1 && partnerGroup ? lr * o.partnerLrScale : lr);
         auto batch = stream.next();
         const auto loss = batchLoss(*model, batch.tokens.to(device), batch.targets.to(device), o.bf16);
         optimizer.zero_grad();
@@ -500,6 +532,7 @@ bool loadResumedSchedule(TrainOptions& o)
         o.minLearningRate = s.at("min_lr").get<double>();
         o.warmupSteps = s.at("warmup").get<int>();
         o.weightDecay = s.at("weight_decay").get<double>();
+        o.partnerLrScale = s.value("partner_lr_scale", 1.0);
     } catch (const nlohmann::json::exception& e) {
         throw std::runtime_error(path.string() + ": its \"schedule\" is incomplete (" + e.what() + ")");
     }

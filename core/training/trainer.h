@@ -43,6 +43,14 @@ struct TrainOptions {
     // (a run from weights with <ex> keeps examples on, with their lexicon).
     std::filesystem::path exampleThemes;
     double exampleRate = 0.7;
+    // Partner embeddings (ModelConfig::partners): the model gets P, which
+    // starts at zero; with initFrom the weights without P compute the same
+    // function at step 0. A resumed run, or weights that have P, keep theirs.
+    bool partners = false;
+    // P's learning rate as a multiple of the others' (its own parameter group
+    // when not 1): from zero, AdamW moves an entry by about the learning rate a
+    // step. Recorded in the checkpoint's schedule.
+    double partnerLrScale = 1;
     int vocabMinCount = 3;
     std::uint64_t seed = 1;
     std::string device = "cpu";
