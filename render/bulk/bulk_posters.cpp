@@ -1,10 +1,14 @@
-// The posters of `couplet batch --posters`: CommittedRowSink on render
-// threads. Exactly once per row: a poster is drawn only after its row is
-// committed, into DIR/.partial/, and renamed into DIR when whole; the job is
-// marked finished only when the queue is empty; on resume, every committed
-// row is offered again and gets the files it lacks.
+// The posters of a bulk job (`couplet batch --posters`, the app's import
+// dialog): a BulkPosterSink on render threads. Exactly once per row: a poster
+// is drawn only after its row is committed, into DIR/.partial/, and renamed
+// into DIR when whole; the job is marked finished only when the queue is
+// empty; on resume, every committed row is offered again and gets the files
+// it lacks; a row queued or being drawn is not queued twice (a job reopened
+// after a model reload offers its rows again).
 
-#include "batch_posters.h"
+#include "bulk_posters.h"
+
+#include "bulk_job.h"
 
 #include "couplet_renderer.h"
 #include "csv_reader.h"
@@ -23,9 +27,10 @@
 #include <optional>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
-namespace couplet::cli {
+namespace couplet {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -71,15 +76,15 @@ struct Task {
     std::vector<std::string> extensions;   // the files to draw: .png, .pdf
 };
 
-class RenderingPosters final : public BulkPosters {
+class RenderingPosters final : public BulkPosterSink {
 public:
-    explicit RenderingPosters(PosterOptions options);
+    explicit RenderingPosters(BulkPosterOptions options);
     ~RenderingPosters() override;
 
-    void attach(BulkJob& job, const std::filesystem::path& input) override;
+    void attach(BulkJob& job) override;
     void stop() override;
+    BulkPosterProgress progress() const override;
     std::string summary() const override;
-    std::uint64_t failed() const override;
 
     void beforeWrite(const PromptRow& row, RowResult& result) override;
     void committed(const PromptRow& row, const RowResult& result, bool earlierRun) override;
@@ -90,34 +95,38 @@ private:
     std::string stemFor(const PromptRow& row) const;
     // The font for the text, or nullopt with `missing` set to what no font writes.
     std::optional<QString> familyFor(const CoupletText& text, QString& missing) const;
+    std::string noGlyphMessage(const QString& missing) const;
     std::vector<std::string> extensions() const;
     void renderLoop();
     std::string draw(const Task& task);
 
-    PosterOptions m_options;
+    void noteProblem(std::string problem);   // m_mutex held
+
+    BulkPosterOptions m_options;
     HeadlessGui m_gui;
     CoupletStyle m_style;
     PrintSize m_printSize;
     std::filesystem::path m_partial;
     int m_idColumn = kNoColumn;
     std::unordered_map<std::string, int> m_stemCounts;   // base stem -> rows with it
-    std::uint64_t m_earlierKept = 0, m_noFont = 0;       // job thread only
 
     mutable std::mutex m_mutex;
     std::condition_variable m_wake;   // a task was queued, or stop
     std::condition_variable m_room;   // a task was taken or finished
     std::deque<Task> m_queue;
+    std::unordered_set<std::uint64_t> m_waiting;   // records queued or being drawn
     int m_busy = 0;
     bool m_stopping = false;
     std::vector<std::thread> m_threads;
     std::size_t m_threadCount = 0;
-    std::uint64_t m_written = 0, m_failed = 0;
+    std::uint64_t m_written = 0, m_failed = 0, m_noFont = 0, m_kept = 0;
     double m_drawSeconds = 0;   // summed over the render threads
-    std::vector<std::string> m_errors;
+    std::vector<std::string> m_errors;    // the first kErrorsShown failures
+    std::vector<std::string> m_problems;  // the first kErrorsShown failures and rows without a font
     std::optional<Clock::time_point> m_firstQueued, m_lastWritten;
 };
 
-RenderingPosters::RenderingPosters(PosterOptions options)
+RenderingPosters::RenderingPosters(BulkPosterOptions options)
     : m_options(std::move(options))
 {
     m_style.ink = m_options.ink == "black" ? InkColor::Black : InkColor::Gold;
@@ -126,16 +135,17 @@ RenderingPosters::RenderingPosters(PosterOptions options)
     if (m_options.print) {
         const auto size = parsePrintSize(QString::fromStdString(m_options.printSize));
         if (!size)
-            throw UsageError("--poster-size expects 130x23, 160x28, 180x33 or 200x36 (cm), got '"
-                             + m_options.printSize + "'");
+            throw PosterOptionsError("size", "expects 130x23, 160x28, 180x33 or 200x36 (cm), got '"
+                                                 + m_options.printSize + "'");
         m_printSize = *size;
     }
     if (!m_options.font.empty() && !QFontDatabase::families().contains(QString::fromStdString(m_options.font))) {
         std::string known;
         for (const QString& f : QFontDatabase::families(QFontDatabase::SimplifiedChinese))
             known += (known.empty() ? "" : ", ") + f.toStdString();
-        throw UsageError("--poster-font: no font family '" + m_options.font + "' is installed (Chinese fonts here: "
-                         + (known.empty() ? std::string("none; install fonts-arphic-ukai") : known) + ")");
+        throw PosterOptionsError("font", "no font family '" + m_options.font + "' is installed (Chinese fonts here: "
+                                             + (known.empty() ? std::string("none; install fonts-arphic-ukai") : known)
+                                             + ")");
     }
     std::error_code ec;
     std::filesystem::create_directories(m_options.dir, ec);
@@ -150,8 +160,16 @@ RenderingPosters::~RenderingPosters()
     stop();
 }
 
-void RenderingPosters::attach(BulkJob& job, const std::filesystem::path& input)
+void RenderingPosters::attach(BulkJob& job)
 {
+    job.setCommittedRowSink(this);
+    if (!m_threads.empty()) {
+        // The same job reopened (same input and mapping): it offers every
+        // committed row again, and those with their files count as kept.
+        std::lock_guard lock(m_mutex);
+        m_written = m_kept = m_noFont = 0;
+        return;
+    }
     // What a killed run was drawing: never renamed, so never counted as done.
     std::error_code ec;
     std::filesystem::remove_all(m_partial, ec);
@@ -161,7 +179,7 @@ void RenderingPosters::attach(BulkJob& job, const std::filesystem::path& input)
     if (m_idColumn != kNoColumn) {
         CsvReaderOptions readerOptions;
         readerOptions.encoding = job.encoding();
-        CsvReader reader(input, readerOptions);
+        CsvReader reader(job.input(), readerOptions);
         CsvRecord record;
         while (reader.next(record)) {
             PromptRow row;
@@ -173,8 +191,11 @@ void RenderingPosters::attach(BulkJob& job, const std::filesystem::path& input)
     int threads = m_options.threads;
     if (threads == 0) threads = std::max(1, QThread::idealThreadCount() / 2);
     m_threadCount = static_cast<std::size_t>(threads);
+    {
+        std::lock_guard lock(m_mutex);
+        m_stopping = false;
+    }
     for (int i = 0; i < threads; ++i) m_threads.emplace_back([this] { renderLoop(); });
-    job.setCommittedRowSink(this);
 }
 
 std::string RenderingPosters::baseStem(const PromptRow& row) const
@@ -213,7 +234,12 @@ void RenderingPosters::beforeWrite(const PromptRow&, RowResult& result)
     QString missing;
     if (familyFor(textOf(result, m_options.hengpi), missing)) return;
     if (!result.error.empty()) result.error += "; ";
-    result.error += m_options.font.empty()
+    result.error += noGlyphMessage(missing);
+}
+
+std::string RenderingPosters::noGlyphMessage(const QString& missing) const
+{
+    return m_options.font.empty()
         ? "no poster: no installed Chinese font has a glyph for " + missing.toStdString()
         : "no poster: the font '" + m_options.font + "' has no glyph for " + missing.toStdString();
 }
@@ -225,7 +251,9 @@ void RenderingPosters::committed(const PromptRow& row, const RowResult& result, 
     QString missing;
     const auto family = familyFor(task.text, missing);
     if (!family) {
+        std::lock_guard lock(m_mutex);
         ++m_noFont;
+        noteProblem("row " + std::to_string(row.recordNumber) + ": " + noGlyphMessage(missing));
         return;
     }
     task.family = *family;
@@ -234,22 +262,31 @@ void RenderingPosters::committed(const PromptRow& row, const RowResult& result, 
             return std::filesystem::exists(m_options.dir / (task.stem + ext));
         });
         if (task.extensions.empty()) {
-            ++m_earlierKept;
+            std::lock_guard lock(m_mutex);
+            ++m_kept;
             return;
         }
     }
     std::unique_lock lock(m_mutex);
+    if (m_waiting.contains(task.record)) return;   // offered again by the job reopened
     m_room.wait(lock, [this] { return m_queue.size() < kMaxQueued || m_stopping; });
     if (m_stopping) return;
     if (!m_firstQueued) m_firstQueued = Clock::now();
+    m_waiting.insert(task.record);
     m_queue.push_back(std::move(task));
     m_wake.notify_one();
+}
+
+void RenderingPosters::noteProblem(std::string problem)
+{
+    if (m_problems.size() < kErrorsShown) m_problems.push_back(std::move(problem));
 }
 
 bool RenderingPosters::settled()
 {
     std::unique_lock lock(m_mutex);
-    return m_room.wait_for(lock, std::chrono::milliseconds(50), [this] { return m_queue.empty() && m_busy == 0; });
+    return m_room.wait_for(lock, std::chrono::milliseconds(m_options.settleWaitMs),
+                           [this] { return m_queue.empty() && m_busy == 0; });
 }
 
 void RenderingPosters::stop()
@@ -257,6 +294,7 @@ void RenderingPosters::stop()
     {
         std::lock_guard lock(m_mutex);
         m_stopping = true;
+        for (const Task& task : m_queue) m_waiting.erase(task.record);
         m_queue.clear();
     }
     m_wake.notify_all();
@@ -293,6 +331,7 @@ void RenderingPosters::renderLoop()
         {
             std::lock_guard lock(m_mutex);
             --m_busy;
+            m_waiting.erase(task.record);
             m_drawSeconds += std::chrono::duration<double>(Clock::now() - started).count();
             if (error.empty()) {
                 ++m_written;
@@ -300,6 +339,7 @@ void RenderingPosters::renderLoop()
             } else {
                 ++m_failed;
                 if (m_errors.size() < kErrorsShown) m_errors.push_back(error);
+                noteProblem(error);
             }
         }
         m_room.notify_all();
@@ -342,7 +382,7 @@ std::string RenderingPosters::summary() const
                   "posters (%s): %llu rows drawn, %llu already there, %llu without a font, %llu failed; "
                   "%.2f rows/s (%.0f ms a row per render thread, %zu threads) -> %s",
                   formats.c_str(), static_cast<unsigned long long>(m_written),
-                  static_cast<unsigned long long>(m_earlierKept), static_cast<unsigned long long>(m_noFont),
+                  static_cast<unsigned long long>(m_kept), static_cast<unsigned long long>(m_noFont),
                   static_cast<unsigned long long>(m_failed), seconds > 0 ? double(m_written) / seconds : 0.0,
                   m_written > 0 ? 1000 * m_drawSeconds / double(m_written) : 0.0, m_threadCount,
                   m_options.dir.string().c_str());
@@ -351,17 +391,39 @@ std::string RenderingPosters::summary() const
     return text;
 }
 
-std::uint64_t RenderingPosters::failed() const
+BulkPosterProgress RenderingPosters::progress() const
 {
     std::lock_guard lock(m_mutex);
-    return m_failed;
+    BulkPosterProgress p;
+    p.written = m_written;
+    p.kept = m_kept;
+    p.noFont = m_noFont;
+    p.failed = m_failed;
+    p.waiting = m_queue.size() + static_cast<std::uint64_t>(m_busy);
+    const double seconds = m_firstQueued && m_lastWritten
+        ? std::chrono::duration<double>(*m_lastWritten - *m_firstQueued).count()
+        : 0.0;
+    p.postersPerSecond = seconds > 0 ? double(m_written) / seconds : 0.0;
+    p.problems = m_problems;
+    return p;
 }
 
 } // namespace
 
-std::unique_ptr<BulkPosters> makeBulkPosters(const PosterOptions& options)
+std::unique_ptr<BulkPosterSink> makeBulkPosters(const BulkPosterOptions& options)
 {
     return std::make_unique<RenderingPosters>(options);
 }
 
-} // namespace couplet::cli
+QStringList posterFontFamilies()
+{
+    // Characters of every couplet (春, 福, the 横批's 迎 and 新): a font that lacks them is no couplet font.
+    const CoupletText sample{QStringLiteral("春回大地千山秀"), QStringLiteral("福满人间万户新"), QStringLiteral("迎春接福")};
+    QStringList families;
+    for (const QString& family : QFontDatabase::families(QFontDatabase::SimplifiedChinese))
+        if (!QFontDatabase::isPrivateFamily(family) && CoupletRenderer::missingGlyphs(sample, family).isEmpty())
+            families << family;
+    return families;
+}
+
+} // namespace couplet
