@@ -8,6 +8,7 @@
 #include "model_backend.h"
 #include "studio_test_util.h"
 
+#include "poster_files.h"
 #include "tiny_model.h"
 
 #include "bulk/bulk_job_bar.h"
@@ -22,8 +23,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <sys/stat.h>
-
 #include <fstream>
 #include <map>
 
@@ -32,20 +31,6 @@ using namespace couplet;
 namespace {
 
 constexpr int kTimeoutMs = 120000;
-
-QSet<QString> filesIn(const QString& dir)
-{
-    const QStringList names = QDir(dir).entryList(QDir::Files | QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot);
-    return QSet<QString>(names.begin(), names.end());
-}
-
-// inode and modification time: a poster drawn again is a new inode (rename).
-std::pair<ino_t, std::int64_t> identity(const QString& path)
-{
-    struct stat st {};
-    ::stat(path.toLocal8Bit().constData(), &st);
-    return {st.st_ino, std::int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
-}
 
 } // namespace
 
@@ -108,7 +93,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(finished(studio, id), kTimeoutMs);
         QCOMPARE(studio.window()->queueModel()->entry(id)->state, QueueState::Done);
         const QString dir = QString::fromStdString(b.posters.dir.string());
-        QCOMPARE(filesIn(dir), expected);
+        QCOMPARE(testing::filesIn(dir), expected);
         QCOMPARE(QImage(dir + QStringLiteral("/p1.png")).size(), QSize(1080, 1920));
         const QString posters = studio.window()->bulkBar()->posterText();
         QVERIFY2(posters.startsWith(QStringLiteral("Posters: %1 of %1").arg(expected.size())), qPrintable(posters));
@@ -126,26 +111,26 @@ private Q_SLOTS:
             StudioApp studio(&loadModelBackend);
             QVERIFY(test::showLoaded(studio, m_model, kTimeoutMs));
             const quint64 id = studio.startBulk(first);
-            QTRY_VERIFY_WITH_TIMEOUT(filesIn(dir).size() > 10, kTimeoutMs);
+            QTRY_VERIFY_WITH_TIMEOUT(testing::filesIn(dir).size() > 10, kTimeoutMs);
             QVERIFY2(!finished(studio, id), "the job ended before the app was closed: give it more rows");
         }
-        const QSet<QString> before = filesIn(dir) - QSet<QString>{QStringLiteral(".partial")};
+        const QSet<QString> before = testing::filesIn(dir) - QSet<QString>{QStringLiteral(".partial")};
         QVERIFY(before.size() < expected.size());
         for (const QString& name : before)
             QVERIFY2(expected.contains(name), qPrintable(name));
         std::map<QString, std::pair<ino_t, std::int64_t>> drawn;
-        for (const QString& name : filesIn(dir))
+        for (const QString& name : testing::filesIn(dir))
             if (name.endsWith(QStringLiteral(".png")))
-                drawn[name] = identity(dir + QLatin1Char('/') + name);
+                drawn[name] = testing::fileIdentity(dir + QLatin1Char('/') + name);
 
         StudioApp studio(&loadModelBackend);
         QVERIFY(test::showLoaded(studio, m_model, kTimeoutMs));
         const quint64 id = studio.startBulk(import(QStringLiteral("two"), true));
         QTRY_VERIFY_WITH_TIMEOUT(finished(studio, id), kTimeoutMs);
         QCOMPARE(studio.window()->queueModel()->entry(id)->state, QueueState::Done);
-        QCOMPARE(filesIn(dir), expected);   // every poster, no .partial left
+        QCOMPARE(testing::filesIn(dir), expected);   // every poster, no .partial left
         for (const auto& [name, before] : drawn)
-            QVERIFY2(identity(dir + QLatin1Char('/') + name) == before, qPrintable(name + QStringLiteral(" was drawn again")));
+            QVERIFY2(testing::fileIdentity(dir + QLatin1Char('/') + name) == before, qPrintable(name + QStringLiteral(" was drawn again")));
         const QString posters = studio.window()->bulkBar()->posterText();
         QVERIFY2(posters.startsWith(QStringLiteral("Posters: %1 of %1").arg(expected.size())), qPrintable(posters));
     }
