@@ -55,7 +55,8 @@ public:
     // the same job reopened (a model reload): the posters queued go on.
     virtual void attach(BulkJob& job) = 0;
     // Drops posters not yet started and waits for those being drawn (a
-    // resumed job draws the rest).
+    // resumed job draws the rest); until attached again, settled() is false,
+    // so the job is not marked finished without them.
     virtual void stop() = 0;
     virtual BulkPosterProgress progress() const = 0;
     // "posters (card PNG): N rows drawn, ... -> DIR"

@@ -285,8 +285,12 @@ void RenderingPosters::noteProblem(std::string problem)
 bool RenderingPosters::settled()
 {
     std::unique_lock lock(m_mutex);
-    return m_room.wait_for(lock, std::chrono::milliseconds(m_options.settleWaitMs),
-                           [this] { return m_queue.empty() && m_busy == 0; });
+    const bool idle = m_room.wait_for(lock, std::chrono::milliseconds(m_options.settleWaitMs), [this] {
+        return m_stopping || (m_queue.empty() && m_busy == 0);
+    });
+    // Stopped (the app closing) means posters were dropped: the job stays
+    // unfinished, so that resuming it draws them.
+    return idle && !m_stopping;
 }
 
 void RenderingPosters::stop()

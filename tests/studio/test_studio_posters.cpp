@@ -12,12 +12,14 @@
 #include "tiny_model.h"
 
 #include "bulk/bulk_job_bar.h"
+#include "bulk_journal.h"
 #include "mainwindow/main_window.h"
 #include "queue/queue_model.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QImage>
+#include <QProgressBar>
 #include <QSet>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -111,8 +113,18 @@ private Q_SLOTS:
             StudioApp studio(&loadModelBackend);
             QVERIFY(test::showLoaded(studio, m_model, kTimeoutMs));
             const quint64 id = studio.startBulk(first);
+            // Every row written (the tiny model is quick), posters still being drawn.
+            QTRY_VERIFY_WITH_TIMEOUT(studio.window()->bulkBar()->progressBar()->value() == 1000, kTimeoutMs);
             QTRY_VERIFY_WITH_TIMEOUT(testing::filesIn(dir).size() > 10, kTimeoutMs);
             QVERIFY2(!finished(studio, id), "the job ended before the app was closed: give it more rows");
+        }
+        // The job waits for its posters: closing the app leaves it unfinished, to resume.
+        {
+            const BulkJournal journal(
+                (QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/jobs.sqlite")).toStdString());
+            const auto job = journal.findJob(first.input.toStdString(), first.output.toStdString());
+            QVERIFY(job.has_value());
+            QVERIFY(job->state != JobState::Finished);
         }
         const QSet<QString> before = testing::filesIn(dir) - QSet<QString>{QStringLiteral(".partial")};
         QVERIFY(before.size() < expected.size());
