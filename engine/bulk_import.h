@@ -1,5 +1,7 @@
 #pragma once
 
+#include "bulk_poster_sink.h"
+
 #include <QString>
 
 namespace couplet {
@@ -16,6 +18,7 @@ struct BulkImport {
     bool englishHeader = false;
     bool resume = false;
     QString redisUrl;       // "" = this computer; else redis://HOST:PORT[/DB]: `couplet worker`s generate the rows
+    BulkPosterOptions posters;   // dir empty: no posters; else the app makes the sink (BulkRequest::posterSink)
 };
 
 } // namespace couplet

@@ -22,6 +22,8 @@ BulkRunner::BulkRunner(quint64 jobId, const BulkRequest& request, Scheduler& sch
 {
     m_job = std::make_unique<BulkJob>(bulkJobOptions(request), m_journal, m_generator);
     m_job->start();
+    if (m_request.posterSink)
+        m_request.posterSink->attach(*m_job);
 }
 
 // The job goes first: it drops its rows from the generator while the
@@ -50,6 +52,10 @@ BulkStatus BulkRunner::status() const
     s.output = m_request.output;
     s.progress = m_job->progress();
     s.resumed = m_job->resumed();
+    if (m_request.posterSink) {
+        s.hasPosters = true;
+        s.posters = m_request.posterSink->progress();
+    }
     return s;
 }
 

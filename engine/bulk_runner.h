@@ -30,6 +30,8 @@ public:
     bool wantsStep() const;
     // Finished, cancelled or failed.
     bool isOver() const;
+    // Every row written; the posters are still being drawn.
+    bool settling() const { return m_job->settling(); }
     void pause() { m_job->pause(); }
     void resume() { m_job->resume(); }
     void cancel() { m_job->cancel(); }

@@ -17,6 +17,7 @@ namespace couplet {
 class BulkSlot {
 public:
     static constexpr int kStatusIntervalMs = 250;
+    static constexpr int kSettleIntervalMs = 20;
     using Emit = std::function<void(const BulkStatus&)>;
     using Observer = std::function<void(const SequenceResult&)>;
 
@@ -38,6 +39,9 @@ public:
 
     // Running, or paused with rows in flight.
     bool wantsStep() const { return m_runner && m_runner->wantsStep(); }
+    // How long the next step may wait: a job that only waits for its posters
+    // is looked at every kSettleIntervalMs, not in a loop.
+    int msUntilReady() const { return m_runner && m_runner->settling() ? kSettleIntervalMs : 0; }
     bool isParked(quint64 jobId) const { return m_parked && m_parked->jobId == jobId; }
     // Between scheduler steps: tops up the rows in flight and writes the
     // finished ones; the status goes out a few times a second and at the end.

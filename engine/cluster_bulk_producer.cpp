@@ -33,6 +33,10 @@ BulkStatus statusOf(quint64 jobId, const BulkRequest& r, const BulkProgress& pro
     s.input = r.input;
     s.output = r.output;
     s.progress = progress;
+    if (r.posterSink) {
+        s.hasPosters = true;
+        s.posters = r.posterSink->progress();
+    }
     return s;
 }
 
@@ -118,6 +122,8 @@ bool ClusterBulkProducer::open(bool resume)
         r.resume = resume;
         d.producer = std::make_unique<ClusterProducer>(*d.redis, d.modelId, bulkJobOptions(r), *d.journal);
         d.producer->job().start();
+        if (d.request.posterSink)
+            d.request.posterSink->attach(d.producer->job());
         d.producer->attach();
         emitView();
     } catch (const RedisStopped&) {

@@ -12,6 +12,8 @@
 #include <QMetaType>
 #include <QString>
 
+#include <memory>
+
 namespace couplet {
 
 // A candidate's lines so far, sent at most once per flush (the one delta channel:
@@ -59,6 +61,9 @@ struct BulkRequest : BulkImport {
     int maxInFlight = 64;
     QString journal;           // the SQLite journal's path
     QString modelDir;          // for the output's model column
+    // The posters of `posters` (BulkImport), made where render/ is (the app):
+    // attached to the job when it starts, and again when it is reopened.
+    std::shared_ptr<BulkPosterSink> posterSink;
 };
 
 // Where a bulk job stands; sent a few times a second and when it ends.
@@ -69,6 +74,8 @@ struct BulkStatus {
     BulkProgress progress;
     bool resumed = false;
     QString error;             // why it failed, when progress.state is Failed
+    bool hasPosters = false;   // the job draws posters: `posters` says how far
+    BulkPosterProgress posters;
 };
 
 // A request of the local API server reached the engine (the queue shows it).

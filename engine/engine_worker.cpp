@@ -265,7 +265,7 @@ void EngineWorker::scheduleStep()
     if (d.stepPosted || !hasWork())
         return;
     d.stepPosted = true;
-    const int wait = d.scheduler->hasWork() ? d.scheduler->msUntilReady() : 0;
+    const int wait = d.scheduler->hasWork() ? d.scheduler->msUntilReady() : d.bulk.msUntilReady();
     if (wait > 0)
         QTimer::singleShot(wait, this, &EngineWorker::runStep);
     else

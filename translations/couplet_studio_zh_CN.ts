@@ -141,6 +141,26 @@
         <source> (gone)</source>
         <translation>（已离线）</translation>
     </message>
+    <message>
+        <source>Posters: %1 of %2 · %3 posters/s</source>
+        <translation>海报：%1 / %2 · 每秒 %3 张</translation>
+    </message>
+    <message>
+        <source> · %1 being drawn</source>
+        <translation> · %1 张正在绘制</translation>
+    </message>
+    <message>
+        <source> · %1 without a font</source>
+        <translation> · %1 行无字体可写</translation>
+    </message>
+    <message>
+        <source> · %1 failed</source>
+        <translation> · %1 张失败</translation>
+    </message>
+    <message>
+        <source>Poster, %1</source>
+        <translation>海报，%1</translation>
+    </message>
 </context>
 <context>
     <name>couplet::ChartsPanel</name>
@@ -755,6 +775,73 @@
     </message>
 </context>
 <context>
+    <name>couplet::PosterOptionsBox</name>
+    <message>
+        <source>Posters next to the CSV (one per row, named by its id)</source>
+        <translation>在 CSV 旁生成海报（每行一张，以 id 命名）</translation>
+    </message>
+    <message>
+        <source>Share card, 1080 × 1920 PNG</source>
+        <translation>分享卡，1080 × 1920 PNG</translation>
+    </message>
+    <message>
+        <source>Print PDF (300 dpi, 3 mm bleed)</source>
+        <translation>印刷 PDF（300 dpi，3 毫米出血）</translation>
+    </message>
+    <message>
+        <source>Share card and print PDF</source>
+        <translation>分享卡和印刷 PDF</translation>
+    </message>
+    <message>
+        <source>Lines %1 cm</source>
+        <translation>联幅 %1 厘米</translation>
+    </message>
+    <message>
+        <source>Automatic (AR PL UKai, else a font with every character)</source>
+        <translation>自动（文鼎楷体，否则选用字形齐全的字体）</translation>
+    </message>
+    <message>
+        <source>Gold characters</source>
+        <translation>金字</translation>
+    </message>
+    <message>
+        <source>Black characters</source>
+        <translation>黑字</translation>
+    </message>
+    <message>
+        <source>横批</source>
+        <translation>横批</translation>
+    </message>
+    <message>
+        <source>福 square</source>
+        <translation>福字方</translation>
+    </message>
+    <message>
+        <source>Folder:</source>
+        <translation>文件夹：</translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>格式：</translation>
+    </message>
+    <message>
+        <source>Print size:</source>
+        <translation>印刷尺寸：</translation>
+    </message>
+    <message>
+        <source>Font:</source>
+        <translation>字体：</translation>
+    </message>
+    <message>
+        <source>Ink:</source>
+        <translation>字色：</translation>
+    </message>
+    <message>
+        <source>With:</source>
+        <translation>包含：</translation>
+    </message>
+</context>
+<context>
     <name>couplet::PromptPanel</name>
     <message>
         <source>Keywords (关键词)</source>
@@ -1138,6 +1225,22 @@
     <message>
         <source>嵌名 %1: %2</source>
         <translation>嵌名 %1：%2</translation>
+    </message>
+    <message>
+        <source>Posters: the %1: %2</source>
+        <translation>海报：%1：%2</translation>
+    </message>
+    <message>
+        <source>font</source>
+        <translation>字体</translation>
+    </message>
+    <message>
+        <source>size</source>
+        <translation>尺寸</translation>
+    </message>
+    <message>
+        <source>Posters: %1</source>
+        <translation>海报：%1</translation>
     </message>
 </context>
 <context>

@@ -248,19 +248,20 @@ void printSummary(const BulkJob& job, const BatchSettings& s, double seconds)
 
 std::unique_ptr<BulkPosters> preparePosters(const BatchSettings& s)
 {
-    return s.posters.dir.empty() ? nullptr : makeBulkPosters(s.posters);
+    return s.posters.dir.empty() ? nullptr : openPosters(s.posters);
 }
 
 void attachPosters(BulkPosters* posters, BulkJob& job, const BatchSettings& s)
 {
-    if (posters) posters->attach(job, s.job.input);
+    if (posters) posters->attach(job);
 }
 
 bool reportPosters(BulkPosters* posters, const BatchSettings& s)
 {
     if (!posters) return true;
-    if (!s.quiet || posters->failed() > 0) std::cerr << posters->summary() << '\n';
-    return posters->failed() == 0;
+    const std::uint64_t failed = posters->progress().failed;
+    if (!s.quiet || failed > 0) std::cerr << posters->summary() << '\n';
+    return failed == 0;
 }
 
 bool interruptRequested()

@@ -2,7 +2,7 @@
 
 namespace couplet::cli {
 
-std::unique_ptr<BulkPosters> makeBulkPosters(const PosterOptions& options)
+std::unique_ptr<BulkPosters> openPosters(const PosterOptions& options)
 {
     throw UsageError("cannot write posters into " + options.dir.string()
                      + ": this couplet was built without QtGui, which draws posters "

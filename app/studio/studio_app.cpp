@@ -13,6 +13,7 @@
 
 #include "embed_position.h"
 #include "script_converter.h"
+#include "bulk_posters.h"
 
 #include <QApplication>
 #include <QDir>
@@ -98,6 +99,10 @@ StudioApp::~StudioApp()
 {
     // Open API requests and streams end first, while the engine still runs.
     m_api.stop();
+    // Posters not begun are dropped (a resumed job draws them), so that the
+    // engine, which may wait for room in their queue, closes at once.
+    for (const auto& sink : std::as_const(m_posters))
+        sink->stop();
     // The model's queries use the store's connection: both go before the store.
     delete m_window;
     delete m_historyModel;
@@ -187,6 +192,21 @@ quint64 StudioApp::startBulk(const BulkImport& b)
 {
     BulkRequest r;
     static_cast<BulkImport&>(r) = b;
+    QString posterProblem;
+    if (!b.posters.dir.empty()) {
+        BulkPosterOptions options = b.posters;
+        // The engine's thread serves the editor too: it does not wait for
+        // posters; a job on workers is produced on a thread of its own.
+        options.settleWaitMs = b.redisUrl.isEmpty() ? 0 : 50;
+        try {
+            r.posterSink = makeBulkPosters(options);
+        } catch (const PosterOptionsError& e) {
+            posterProblem = tr("Posters: the %1: %2")
+                                .arg(e.option() == "font" ? tr("font") : tr("size"), QString::fromStdString(e.what()));
+        } catch (const std::exception& e) {
+            posterProblem = tr("Posters: %1").arg(QString::fromStdString(e.what()));
+        }
+    }
     r.defaults = m_window->promptPanel()->spec();
     r.defaults.candidates = 1;
     // Rows in flight: enough to fill every slot twice over.
@@ -195,7 +215,9 @@ quint64 StudioApp::startBulk(const BulkImport& b)
     QDir().mkpath(dataDir);
     r.journal = dataDir + QStringLiteral("/jobs.sqlite");
     quint64 id = 0;
-    if (b.redisUrl.isEmpty()) {
+    if (!posterProblem.isEmpty()) {
+        id = m_engine.allocateId();
+    } else if (b.redisUrl.isEmpty()) {
         id = m_engine.startBulk(r);
     } else {
         // The workers load the model the job names: the one loaded here.
@@ -213,6 +235,17 @@ quint64 StudioApp::startBulk(const BulkImport& b)
     entry.bulk = true;
     m_window->queueModel()->addRequest(entry);
     m_window->showTab(MainWindow::QueueTab);
+    if (r.posterSink)
+        m_posters.insert(id, r.posterSink);
+    if (!posterProblem.isEmpty()) {
+        BulkStatus failed;
+        failed.jobId = id;
+        failed.input = b.input;
+        failed.output = b.output;
+        failed.progress.state = BulkState::Failed;
+        failed.error = posterProblem;
+        onBulkStatus(failed);
+    }
     return id;
 }
 
@@ -221,6 +254,8 @@ void StudioApp::onBulkStatus(const BulkStatus& s)
 {
     const BulkProgress& p = s.progress;
     m_window->bulkBar()->setStatus(s.jobId, s.input, p, s.error);
+    if (s.hasPosters)
+        m_window->bulkBar()->setPosterStatus(s.posters);
     QueueModel* queue = m_window->queueModel();
     const QString name = m_clusterJobs.contains(s.jobId) ? tr("%1 on workers").arg(QFileInfo(s.input).fileName())
                                                          : QFileInfo(s.input).fileName();
@@ -240,6 +275,10 @@ void StudioApp::onBulkStatus(const BulkStatus& s)
                              : p.state == BulkState::Cancelled ? QueueState::Cancelled
                                                                : QueueState::Failed;
     queue->finish(s.jobId, state, 0, 0, s.error);
+    // Finished: every poster is written. Otherwise those not begun are
+    // dropped; resuming the job draws them.
+    if (const auto sink = m_posters.take(s.jobId))
+        sink->stop();
     m_bulkJobs.remove(s.jobId);
     m_clusterJobs.remove(s.jobId);
     if (p.state == BulkState::Finished)

@@ -84,6 +84,7 @@ private:
     QHash<quint64, Track> m_tracks;
     QSet<quint64> m_bulkJobs;
     QSet<quint64> m_clusterJobs;   // those of m_bulkJobs that run on workers
+    QHash<quint64, std::shared_ptr<BulkPosterSink>> m_posters;   // the jobs' posters, stopped when they end
     QElapsedTimer m_clock;
     bool m_quiet = false;
 };

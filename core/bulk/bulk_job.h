@@ -82,6 +82,12 @@ public:
     std::int64_t jobId() const { return m_job.id; }
     bool resumed() const { return m_job.resumed; }
     const ColumnMapping& mapping() const { return m_mapping; }
+    const std::filesystem::path& input() const { return m_options.input; }
+    // Every row written; the job waits for its sink (settled()) to finish.
+    bool settling() const
+    {
+        return m_inputDone && m_inFlight.empty() && (m_state == BulkState::Running || m_state == BulkState::Paused);
+    }
     const std::vector<std::string>& inputHeader() const { return m_header; }
     TextEncoding encoding() const { return m_encoding; }
 

@@ -6,7 +6,7 @@
 namespace couplet {
 
 // Something made from every row of a bulk job once the row is safe in the
-// journal (the CLI's posters, app/cli/batch_posters.h), exactly once however
+// journal (a job's posters, bulk_poster_sink.h), exactly once however
 // the job ends. BulkJob calls it from its own thread:
 //  - beforeWrite() for a new row, just before it is written and committed;
 //    it may note in result.error what cannot be made of the row (a font that

@@ -13,12 +13,26 @@ namespace {
 // in logits (e^1.5 = 4.5 times as likely).
 constexpr float kThemeBonus = 1.5f;
 
+std::vector<int> typedTokens(const ConstraintSpec& c, const std::vector<int>& theme)
+{
+    std::vector<int> typed = theme;
+    typed.insert(typed.end(), c.upper.begin(), c.upper.end());
+    typed.insert(typed.end(), c.hengpi.begin(), c.hengpi.end());
+    for (const auto& k : c.requiredKeywords) typed.insert(typed.end(), k.begin(), k.end());
+    for (int t : {c.acrosticUpper, c.acrosticLower})
+        if (t >= 0) typed.push_back(t);
+    std::sort(typed.begin(), typed.end());
+    typed.erase(std::unique(typed.begin(), typed.end()), typed.end());
+    return typed;
+}
+
 } // namespace
 
 CoupletPolicy::CoupletPolicy(const CoupletModelImpl& model, std::vector<int> prompt, ConstraintSpec constraints,
                              const SamplingSettings& sampling, std::vector<int> themeTokens, DecodingBiases biases)
     : m_model(model),
       m_prompt(std::move(prompt)),
+      m_typed(typedTokens(constraints, themeTokens)),
       m_constraints(*model.classes, model.hengpiTrie, std::move(constraints)),
       m_sampler(sampling),
       m_themeTokens(std::move(themeTokens)),
@@ -29,6 +43,13 @@ CoupletPolicy::CoupletPolicy(const CoupletModelImpl& model, std::vector<int> pro
     m_generated.reserve(static_cast<std::size_t>(model.config.maxLen));
     m_biased.reserve(model.classes->han.size() + 8);
     if (!m_constraints.upper().empty()) m_pending = model.vocab.decode(m_constraints.upper()) + "\n";
+}
+
+void CoupletPolicy::keepOut(const std::vector<int>& tokens)
+{
+    m_keptOut.clear();
+    for (int t : tokens)
+        if (!std::binary_search(m_typed.begin(), m_typed.end(), t)) m_keptOut.push_back(t);
 }
 
 void CoupletPolicy::addBias(int token, float value)
@@ -129,13 +150,13 @@ int CoupletPolicy::choose(std::span<const float> logits)
     const auto& bias = stepBias();
     const auto& allowed = m_constraints.allowed();
     double lp = 0;
-    std::vector<int> banned;
-    if (!m_biases.exampleLines.empty()) banExampleCopies(banned);
-    std::vector<float> masked;
-    if (!banned.empty()) {
-        masked.assign(logits.begin(), logits.end());
-        for (int t : banned) masked[static_cast<std::size_t>(t)] = -1e9f;
-        logits = masked;
+    // Buffers kept across steps: a masked step copies the logits, never allocates.
+    m_banned.assign(m_keptOut.begin(), m_keptOut.end());
+    if (!m_biases.exampleLines.empty()) banExampleCopies(m_banned);
+    if (!m_banned.empty()) {
+        m_masked.assign(logits.begin(), logits.end());
+        for (int t : m_banned) m_masked[static_cast<std::size_t>(t)] = -1e9f;
+        logits = m_masked;
     }
     const int token = m_sampler.choose(logits, allowed, m_constraints.currentLine(), bias, lp, m_constraints.allowedMask());
     m_constraints.advance(token);

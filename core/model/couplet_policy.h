@@ -40,6 +40,10 @@ public:
     double logProb() const override { return m_logProb; }
 
     Couplet couplet() const;
+    // Tokens this couplet may not write unless the prompt typed them (its
+    // keywords, given 上联, name or 横批): the vocabulary's non-Simplified
+    // forms for a Simplified couplet (simplified_forms.h). Before the first choose().
+    void keepOut(const std::vector<int>& tokens);
 
 private:
     // The additive bias for this step: the 对仗 row of the mirrored 上联
@@ -62,6 +66,10 @@ private:
 
     const CoupletModelImpl& m_model;
     std::vector<int> m_prompt;
+    std::vector<int> m_typed;       // the prompt's own characters, sorted (keepOut spares them)
+    std::vector<int> m_keptOut;
+    std::vector<int> m_banned;      // this step's banned tokens (choose)
+    std::vector<float> m_masked;    // [vocab] the logits with them masked
     CoupletConstraints m_constraints;
     Sampler m_sampler;
     std::vector<int> m_themeTokens; // keywords: favoured in the 横批

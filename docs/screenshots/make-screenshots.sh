@@ -43,6 +43,11 @@ studio --bulk-csv "$WORK/campaign.csv" --tab charts --screenshot-delay $((15000 
 studio --prompt 五福临门 --screenshot-delay $((10000 * SLOW)) --screenshot "$WORK/window.png" \
        --export-preview "$OUT/preview-export.png"
 
+# (d) The CSV import dialog with its poster options filled in (the widget test
+# that checks them saves what it shows; it uses Qt's test settings, not yours).
+COUPLET_TEST_SCREENSHOTS="$OUT" xvfb-run -a -s "-screen 0 1600x1000x24" \
+    "$BUILD/tests/ui/test_csv_import_dialog" posterChoicesArePassedOnAndRemembered
+
 # Keep each under 400 KB for the README.
 for f in "$OUT/main-window-bulk.png" "$OUT/charts-and-tuning.png" "$OUT/preview-export.png"; do
     if [ "$(stat -c %s "$f")" -gt 400000 ]; then

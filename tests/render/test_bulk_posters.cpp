@@ -4,6 +4,7 @@
 // present once, those drawn before the kill untouched, and no temporary
 // files; a font that lacks a glyph gives the row a clear error.
 #include "couplet_renderer.h"
+#include "poster_files.h"
 #include "tiny_model.h"
 
 #include "csv_reader.h"
@@ -15,8 +16,6 @@
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -50,20 +49,6 @@ std::vector<std::map<std::string, std::string>> readOutput(const QString& path)
         rows.push_back(std::move(row));
     }
     return rows;
-}
-
-QSet<QString> filesIn(const QString& dir)
-{
-    const QStringList names = QDir(dir).entryList(QDir::Files | QDir::Dirs | QDir::Hidden | QDir::NoDotAndDotDot);
-    return QSet<QString>(names.begin(), names.end());
-}
-
-// inode and modification time: a file drawn again is a new inode (rename).
-std::pair<ino_t, std::int64_t> identity(const QString& path)
-{
-    struct stat st {};
-    ::stat(path.toLocal8Bit().constData(), &st);
-    return {st.st_ino, std::int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec};
 }
 
 } // namespace
@@ -131,7 +116,7 @@ private Q_SLOTS:
         QSet<QString> expected;
         for (const QString stem : {"a_b", "_up", "hid", "dup-4", "dup-5", "row-6", "春节"})
             expected << stem + ".png" << stem + ".pdf";
-        QCOMPARE(filesIn(posters), expected);
+        QCOMPARE(testing::filesIn(posters), expected);
         QCOMPARE(QImage(posters + "/春节.png").size(), QSize(1080, 1920));
         QFile pdf(posters + "/a_b.pdf");
         QVERIFY(pdf.open(QIODevice::ReadOnly));
@@ -171,7 +156,7 @@ private Q_SLOTS:
         QVERIFY(first.waitForFinished());
         QCOMPARE(first.exitStatus(), QProcess::CrashExit);
 
-        QSet<QString> before = filesIn(posters);
+        QSet<QString> before = testing::filesIn(posters);
         before.remove(QStringLiteral(".partial"));
         const auto committed = readOutput(m_dir.filePath("kill-out.csv"));
         int okCommitted = 0;
@@ -182,7 +167,7 @@ private Q_SLOTS:
                                                              .arg(before.size()).arg(okCommitted)));
         QVERIFY(before.size() >= 12);
         std::map<QString, std::pair<ino_t, std::int64_t>> drawn;
-        for (const QString& name : before) drawn[name] = identity(posters + "/" + name);
+        for (const QString& name : before) drawn[name] = testing::fileIdentity(posters + "/" + name);
         // What a kill during drawing leaves behind is never taken for a poster.
         QDir(posters).mkpath(QStringLiteral(".partial"));
         QFile stale(posters + "/.partial/r3.png");
@@ -195,9 +180,9 @@ private Q_SLOTS:
         resume.removeAll(QStringLiteral("--quiet"));   // for the summary
         QCOMPARE(run(resume, &log), 0);
         QVERIFY2(log.contains("already there"), log.constData());
-        QCOMPARE(filesIn(posters), expected);
+        QCOMPARE(testing::filesIn(posters), expected);
         for (const auto& [name, id] : drawn)
-            QVERIFY2(identity(posters + "/" + name) == id, qPrintable(name + " was drawn again"));
+            QVERIFY2(testing::fileIdentity(posters + "/" + name) == id, qPrintable(name + " was drawn again"));
         QCOMPARE(int(readOutput(m_dir.filePath("kill-out.csv")).size()), kRows);
         const QImage card(posters + "/r3.png");
         QCOMPARE(card.size(), QSize(1080, 1920));
@@ -215,7 +200,7 @@ private Q_SLOTS:
         writeCsv(m_dir.filePath("font.csv"), {{"f1", "春风"}, {"f2", "平安"}});
         const QString posters = m_dir.filePath("font-posters");
         QCOMPARE(run(batchArgs("font", {"--posters", posters, "--poster-font", latin})), 0);
-        QCOMPARE(filesIn(posters), QSet<QString>());
+        QCOMPARE(testing::filesIn(posters), QSet<QString>());
         const auto output = readOutput(m_dir.filePath("font-out.csv"));
         QCOMPARE(int(output.size()), 2);
         for (const auto& row : output) {

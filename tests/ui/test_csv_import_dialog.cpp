@@ -1,7 +1,16 @@
 #include "source_dir.h"
 #include "bulk/csv_import_dialog.h"
+#include "bulk/poster_options_box.h"
+
+#include "couplet_renderer.h"
 
 #include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFileInfo>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QStandardPaths>
 #include <QTableWidget>
 #include <QTest>
 
@@ -21,6 +30,12 @@ private:
     }
 
 private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings().remove(QStringLiteral("bulk/posters"));
+    }
+
     void detectsGbkAndMapsTheChineseHeader()
     {
         CsvImportDialog dialog(data("excel_gbk.csv"));
@@ -68,6 +83,56 @@ private Q_SLOTS:
         Q_EMIT box->activated(0);
         QVERIFY(!dialog.mapping().hasPromptColumn());
         QVERIFY(dialog.import().mapping.contains(QStringLiteral("keywords=-1")));
+    }
+
+    // "Posters next to the CSV": off at first; the choices reach the import
+    // (the folder follows the results file) and are remembered on OK.
+    void posterChoicesArePassedOnAndRemembered()
+    {
+        {
+            CsvImportDialog dialog(data("excel_gbk.csv"));
+            PosterOptionsBox* box = dialog.postersBox();
+            QVERIFY(!box->isChecked());
+            QVERIFY(dialog.import().posters.dir.empty());
+            box->setChecked(true);
+            QVERIFY(!box->sizeBox()->isEnabled());   // a share card has one size
+            box->formatBox()->setCurrentIndex(2);    // both
+            QVERIFY(box->sizeBox()->isEnabled());
+            box->sizeBox()->setCurrentIndex(1);
+            // Every font offered writes a couplet's common characters.
+            QCOMPARE(box->fontBox()->itemData(0).toString(), QString());
+            const CoupletText sample{QStringLiteral("春回大地千山秀"), QStringLiteral("福满人间万户新"), QStringLiteral("迎春接福")};
+            for (int i = 1; i < box->fontBox()->count(); ++i)
+                QCOMPARE(CoupletRenderer::missingGlyphs(sample, box->fontBox()->itemData(i).toString()), QString());
+            if (box->fontBox()->count() > 1)
+                box->fontBox()->setCurrentIndex(1);
+            BulkImport b = dialog.import();
+            const QFileInfo output(b.output);
+            QCOMPARE(QString::fromStdString(b.posters.dir.string()),
+                     output.absolutePath() + QStringLiteral("/excel_gbk-couplets-posters"));
+            QVERIFY(b.posters.card && b.posters.print);
+            QCOMPARE(b.posters.printSize, std::string("160x28"));
+            QCOMPARE(QString::fromStdString(b.posters.font), box->fontBox()->currentData().toString());
+            dialog.outputField()->setText(output.absolutePath() + QStringLiteral("/campaign.csv"));
+            QCOMPARE(QString::fromStdString(dialog.import().posters.dir.string()),
+                     output.absolutePath() + QStringLiteral("/campaign-posters"));
+
+            // With COUPLET_TEST_SCREENSHOTS=DIR (under xvfb-run), the dialog as a user sees it.
+            const QString shots = qEnvironmentVariable("COUPLET_TEST_SCREENSHOTS");
+            if (!shots.isEmpty()) {
+                dialog.show();
+                QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+                QTest::qWait(200);
+                QVERIFY(dialog.grab().save(shots + QStringLiteral("/csv-import-posters.png")));
+            }
+            dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
+        }
+        CsvImportDialog again(data("excel_gbk.csv"));
+        PosterOptionsBox* box = again.postersBox();
+        QVERIFY(box->isChecked());
+        QCOMPARE(box->formatBox()->currentIndex(), 2);
+        QCOMPARE(box->sizeBox()->currentData().toString(), QStringLiteral("160x28"));
+        QCOMPARE(box->fontBox()->currentIndex(), box->fontBox()->count() > 1 ? 1 : 0);
     }
 };
 

@@ -12,7 +12,7 @@ namespace couplet {
 
 BulkJobBar::BulkJobBar(QWidget* parent)
     : QWidget(parent), m_title(new QLabel), m_progress(new QProgressBar), m_details(new QLabel),
-      m_workers(new QLabel), m_problem(new QLabel), m_pause(new QPushButton), m_cancel(new QPushButton)
+      m_workers(new QLabel), m_postersLabel(new QLabel), m_problem(new QLabel), m_pause(new QPushButton), m_cancel(new QPushButton)
 {
     m_progress->setRange(0, 1000);
     m_progress->setTextVisible(true);
@@ -26,6 +26,7 @@ BulkJobBar::BulkJobBar(QWidget* parent)
     layout->addLayout(top);
     layout->addWidget(m_details);
     layout->addWidget(m_workers);
+    layout->addWidget(m_postersLabel);
     layout->addWidget(m_problem);
     m_workers->setWordWrap(true);
     m_problem->setWordWrap(true);
@@ -53,8 +54,10 @@ QString BulkJobBar::formatEta(double seconds)
 
 void BulkJobBar::setStatus(quint64 jobId, const QString& input, const BulkProgress& progress, const QString& error)
 {
-    if (jobId != m_jobId)
+    if (jobId != m_jobId) {
         m_cluster = {};
+        m_posters.reset();
+    }
     m_jobId = jobId;
     m_input = input;
     m_state = progress;
@@ -100,6 +103,39 @@ void BulkJobBar::setClusterStatus(const ClusterJobView& view)
     showLabels();
 }
 
+void BulkJobBar::setPosterStatus(const BulkPosterProgress& posters)
+{
+    m_posters = posters;
+    showLabels();
+}
+
+QString BulkJobBar::posterText() const
+{
+    if (!m_posters)
+        return {};
+    const BulkPosterProgress& p = *m_posters;
+    QString text = tr("Posters: %1 of %2 · %3 posters/s").arg(p.done()).arg(m_state.ok).arg(p.postersPerSecond, 0, 'f', 1);
+    if (p.waiting > 0)
+        text += tr(" · %1 being drawn").arg(p.waiting);
+    if (p.noFont > 0)
+        text += tr(" · %1 without a font").arg(p.noFont);
+    if (p.failed > 0)
+        text += tr(" · %1 failed").arg(p.failed);
+    return text;
+}
+
+QString BulkJobBar::problemText() const
+{
+    QStringList lines;
+    for (const QString& line : {m_error, m_cluster.problem})
+        if (!line.isEmpty())
+            lines << line;
+    if (m_posters)
+        for (const std::string& problem : m_posters->problems)
+            lines << tr("Poster, %1").arg(QString::fromStdString(problem));
+    return lines.join(QLatin1Char('\n'));
+}
+
 QString BulkJobBar::clusterText() const
 {
     const ClusterJobView& c = m_cluster;
@@ -126,7 +162,10 @@ void BulkJobBar::showLabels()
     const QString cluster = clusterText();
     m_workers->setText(cluster);
     m_workers->setVisible(!cluster.isEmpty());
-    const QString problem = !m_error.isEmpty() ? m_error : m_cluster.problem;
+    const QString posters = posterText();
+    m_postersLabel->setText(posters);
+    m_postersLabel->setVisible(!posters.isEmpty());
+    const QString problem = problemText();
     m_problem->setText(problem);
     m_problem->setVisible(!problem.isEmpty());
 }

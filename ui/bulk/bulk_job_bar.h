@@ -1,9 +1,12 @@
 #pragma once
 
+#include "bulk_poster_sink.h"
 #include "bulk_progress.h"
 #include "cluster_job_view.h"
 
 #include <QWidget>
+
+#include <optional>
 
 class QLabel;
 class QProgressBar;
@@ -15,7 +18,9 @@ namespace couplet {
 // counts, and pause/resume/cancel. Hidden until a job starts. A job on
 // workers also shows what `couplet cluster status` says of it: the live
 // workers, rows queued and pending, dead letters, and rows and rows/s per
-// worker. Errors (a failed job, Redis out of reach) show in red.
+// worker. A job that draws posters shows how many of its ok rows have one
+// ("Posters: 120 of 500"). Errors (a failed job, Redis out of reach, a row
+// whose characters no font has) show in red.
 class BulkJobBar : public QWidget {
     Q_OBJECT
 public:
@@ -24,9 +29,13 @@ public:
     void setStatus(quint64 jobId, const QString& input, const BulkProgress& progress, const QString& error = {});
     // For a job on workers, about once a second.
     void setClusterStatus(const ClusterJobView& view);
+    // For a job with posters, with each status.
+    void setPosterStatus(const BulkPosterProgress& posters);
     quint64 jobId() const { return m_jobId; }
     QString summaryText() const;
     QString clusterText() const;
+    QString posterText() const;
+    QString problemText() const;
     QString errorText() const { return m_error; }
     QProgressBar* progressBar() const { return m_progress; }
     QPushButton* pauseButton() const { return m_pause; }
@@ -52,10 +61,12 @@ private:
     QString m_error;
     BulkProgress m_state;
     ClusterJobView m_cluster;
+    std::optional<BulkPosterProgress> m_posters;
     QLabel* m_title;
     QProgressBar* m_progress;
     QLabel* m_details;
     QLabel* m_workers;
+    QLabel* m_postersLabel;
     QLabel* m_problem;
     QPushButton* m_pause;
     QPushButton* m_cancel;

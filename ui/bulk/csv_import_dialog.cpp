@@ -1,5 +1,7 @@
 #include "csv_import_dialog.h"
 
+#include "poster_options_box.h"
+
 #include "csv_reader.h"
 #include "redis_url.h"
 #include "text_encoding.h"
@@ -63,12 +65,13 @@ QList<std::pair<QString, QString>> CsvImportDialog::encodingChoices()
 CsvImportDialog::CsvImportDialog(const QString& input, QWidget* parent)
     : QDialog(parent), m_input(input), m_encoding(new QComboBox), m_detected(new QLabel),
       m_mappingTable(new QTableWidget), m_preview(new QTableWidget), m_output(new QLineEdit),
-      m_format(new QComboBox), m_headerLanguage(new QComboBox), m_resume(new QCheckBox), m_runOn(new QComboBox), m_redisUrl(new QLineEdit), m_message(new QLabel),
+      m_format(new QComboBox), m_headerLanguage(new QComboBox), m_resume(new QCheckBox), m_runOn(new QComboBox), m_redisUrl(new QLineEdit), m_posters(new PosterOptionsBox), m_message(new QLabel),
       m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel))
 {
     buildUi();
     detectEncoding();
     const QFileInfo info(input);
+    connect(m_output, &QLineEdit::textChanged, m_posters, &PosterOptionsBox::setOutput);
     m_output->setText(info.absolutePath() + QLatin1Char('/') + info.completeBaseName()
                       + QStringLiteral("-couplets.csv"));
     connect(m_encoding, &QComboBox::currentIndexChanged, this, &CsvImportDialog::reload);
@@ -130,6 +133,7 @@ void CsvImportDialog::buildUi()
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
+    layout->addWidget(m_posters);
     layout->addWidget(new QLabel(tr("Columns (mapped from the header; change any):")));
     layout->addWidget(m_mappingTable, 1);
     layout->addWidget(new QLabel(tr("First rows:")));
@@ -138,10 +142,11 @@ void CsvImportDialog::buildUi()
     layout->addWidget(m_buttons);
     connect(m_buttons, &QDialogButtonBox::accepted, this, [this] {
         rememberRunOn();
+        m_posters->remember();
         accept();
     });
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    resize(820, 640);
+    resize(820, 820);
 }
 
 void CsvImportDialog::detectEncoding()
@@ -286,6 +291,7 @@ BulkImport CsvImportDialog::import() const
     b.resume = m_resume->isChecked();
     if (m_runOn->currentIndex() == 1)
         b.redisUrl = m_redisUrl->text().trimmed();
+    b.posters = m_posters->options();
     return b;
 }
 

@@ -18,11 +18,14 @@ class QTableWidget;
 
 namespace couplet {
 
+class PosterOptionsBox;
+
 // Sets up a bulk job from a CSV file: the encoding (detected, changeable),
 // which column is which (mapped from the header, changeable), a preview of
 // the first rows, and where and how to write the results. Reads only the
 // first rows, so the file may be any size. "Run on" chooses this computer or
-// the `couplet worker`s at a Redis URL (both remembered).
+// the `couplet worker`s at a Redis URL; "Posters next to the CSV" draws one
+// image per row (PosterOptionsBox). Those choices are remembered.
 class CsvImportDialog : public QDialog {
     Q_OBJECT
 public:
@@ -39,6 +42,8 @@ public:
     QTableWidget* previewTable() const { return m_preview; }
     QComboBox* runOnBox() const { return m_runOn; }
     QLineEdit* redisUrlField() const { return m_redisUrl; }
+    PosterOptionsBox* postersBox() const { return m_posters; }
+    QLineEdit* outputField() const { return m_output; }
 
     // The combo's encodings: display name and the name parseEncodingName() takes.
     static QList<std::pair<QString, QString>> encodingChoices();
@@ -68,6 +73,7 @@ private:
     QCheckBox* m_resume;
     QComboBox* m_runOn;
     QLineEdit* m_redisUrl;
+    PosterOptionsBox* m_posters;
     QLabel* m_message;
     QDialogButtonBox* m_buttons;
 };
