@@ -32,6 +32,16 @@ inline constexpr std::array<std::u32string_view, 43> kOmenWords = {
 // 上联 character and the 下联 character not written facing it (华夏 stays).
 inline constexpr std::array<std::u32string_view, 1> kOffSeasonMirrors = {U"春夏"};
 
+// Characters a line may double (叠字: 年年, 处处, 声声, 家家): those doubled at
+// least 30 times in the modern couplets of ../shared/data (Apache-2.0) or
+// doubled as a word of jieba's dictionary (MIT; not a name, at least 50 in
+// its count), less doubled sorrow (寂寂, 萧萧, 茫茫). Others read as a stutter
+// (财源广进财财旺, 千家富贵贵民心): the 上联 does not double them, and the
+// 下联 doubles only where the 上联 does.
+inline constexpr std::u32string_view kReduplicable =
+    U"一万个久乖九事人仅伸侃偏做偷光公出刚刷匆区单历厚双叔句可听呵呼哼嚷团圆圈坐堂声处多大天太头奶好妈妹姐姑姥娃娘婆嫂字学家寥对小尝层屡山岁峰巍师帮常平年开弟弯往微快念恰悄悠想愤慢户打抱拍指挤换摆摇摸救敲整斑日早时明暗最月望朝"
+    U"本朵村条某查样格框款歇步每汹泛泡洋洗活淡深渐源滔滚满漫潺灼炎炯点熠爷爹片牢狠猜猩玩画略痒盈看真瞧短碰种稍空笑等算篇簌粗糊紧累纷组细统绵缓缕翩翻聊脉舅花苍草莽融行袅见讲试谈走足转软轻远连迟通逛遥郁重铮长闪问阵隐频飒飘馍高默";
+
 // Years of animals that are not in the cycle: asked for 龙年, the model
 // mirrors 龙 with 凤 and 年 with 岁, and writes 凤岁, a phoenix year no
 // calendar has. 鹤年 and 龟年 (long life, 龟年鹤寿) are real words and stay.
