@@ -49,35 +49,47 @@ bool holdsRun(const std::vector<int>* line, const std::vector<int>& run)
     return line != nullptr && !run.empty() && std::search(line->begin(), line->end(), run.begin(), run.end()) != line->end();
 }
 
-// Distinct characters of the phrase that `line` holds and no theme does, year animals not counted.
-int sharedOutsideThemes(const PhraseTrie::Entry& e, const HengpiContext& c, const std::vector<int>* line)
+// Distinct characters of the phrase that `line` holds: all of them, and
+// those that are no theme's nor a year animal.
+struct Shared {
+    int all = 0;
+    int outsideThemes = 0;
+};
+Shared sharedWith(const PhraseTrie::Entry& e, const HengpiContext& c, const std::vector<int>* line)
 {
-    if (line == nullptr) return 0;
-    int n = 0;
+    Shared n;
+    if (line == nullptr) return n;
     for (std::size_t i = 0; i < e.tokens.size(); ++i) {
         const int t = e.tokens[i];
         if (std::find(e.tokens.begin(), e.tokens.begin() + static_cast<std::ptrdiff_t>(i), t) != e.tokens.begin() + static_cast<std::ptrdiff_t>(i))
             continue;
+        if (std::find(line->begin(), line->end(), t) == line->end()) continue;
         const bool animal = c.zodiac != nullptr && t >= 0 && static_cast<std::size_t>(t) < c.zodiac->size()
             && (*c.zodiac)[static_cast<std::size_t>(t)] >= 0;
-        n += !animal && !inThemes(c, t) && std::find(line->begin(), line->end(), t) != line->end();
+        ++n.all;
+        n.outsideThemes += !animal && !inThemes(c, t);
     }
     return n;
 }
 
 // Whether the phrase repeats the couplet: a whole run of a line (永结同心 over
-// a 上联 that holds it), a word (two adjacent characters) of it that is no
+// a 上联 that holds it), three of one line's characters (生意兴隆 over a 上联
+// that holds both keywords), a word (two adjacent characters) of it that is no
 // theme's own (春回大地 over a 上联 that says 春回), or, when strict, two
 // characters of one line outside the themes (福临门第 over 门迎百福福星照).
 bool repeatsCouplet(const PhraseTrie::Entry& e, const HengpiContext& c, bool strict)
 {
     if (holdsRun(c.upper, e.tokens) || holdsRun(c.lower, e.tokens)) return true;
+    const Shared up = sharedWith(e, c, c.upper), down = sharedWith(e, c, c.lower);
+    // Three characters of one line, themes or not: 生意兴隆 under 心思兴隆生意美
+    // (both keywords again), 万事顺意 under 万事如意天地大.
+    if (up.all >= 3 || down.all >= 3) return true;
     for (std::size_t i = 0; i + 1 < e.tokens.size(); ++i) {
         const int a = e.tokens[i], b = e.tokens[i + 1];
         if (themePair(c, a, b)) continue;
         if (holdsPair(c.upper, a, b) || holdsPair(c.lower, a, b)) return true;
     }
-    return strict && (sharedOutsideThemes(e, c, c.upper) >= 2 || sharedOutsideThemes(e, c, c.lower) >= 2);
+    return strict && (up.outsideThemes >= 2 || down.outsideThemes >= 2);
 }
 
 bool suitsYear(const PhraseTrie::Entry& e, const HengpiContext& c)

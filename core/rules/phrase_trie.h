@@ -38,7 +38,8 @@ private:
 // two adjacent characters of a longer one) when some does; the phrases of the
 // couplet's occasions when it has any (else those for any couplet); none that
 // repeats the couplet: two adjacent characters of the 上联 or 下联 (but a
-// theme's own), a whole four-character run, or, strictest, two characters of
+// theme's own), a whole four-character run, three characters of one line
+// (生意兴隆 over a line that holds both keywords), or, strictest, two characters of
 // one line that are no theme's nor a year animal (福临门第 over 门迎百福福星照); none naming
 // another year animal than `animal` (-1: a couplet of no animal takes phrases
 // of none; anyAnimal: no such rule). Relaxed in that order of importance: the

@@ -143,6 +143,12 @@ COUPLET_TEST(aHengpiThatHoldsThePromptsThemeComesFirst)
     ConstraintSpec name;
     name.themes = {run(U"金玉")};
     CHECK(r.hengpiFor(name, U"金福迎新岁", U"玉春送旧年") == std::set<std::u32string>{U"金玉满堂"});
+    // Two keywords the 上联 holds both of: the phrase made of them retells the line.
+    ConstraintSpec shop;
+    shop.themes = {run(U"生意"), run(U"兴隆")};
+    const auto both = r.hengpiFor(shop, U"兴隆生意迎新春", U"五福满玉堂大地");
+    CHECK(both.count(U"生意兴隆") == 0);
+    CHECK(both.count(U"阖家团圆") == 1);
     // A theme no phrase holds changes nothing.
     ConstraintSpec none;
     none.themes = {run(U"星照")};
