@@ -422,6 +422,7 @@ std::unique_ptr<TokenPolicy> CoupletModel::makePolicy(const GenerationSpec& spec
             biases.keywords.emplace_back(theme.end() - static_cast<std::ptrdiff_t>(keywords[i].size()), theme.end());
             if (spec.keywordsMustAppear) c.requiredKeywords.push_back(biases.keywords.back());
         }
+        c.themes = biases.keywords;
         const auto acrostic = m.vocab.encode(spec.acrostic);
         if (!acrostic.empty()) {
             // The model was trained on 藏头 only: elsewhere the name is
@@ -432,6 +433,7 @@ std::unique_ptr<TokenPolicy> CoupletModel::makePolicy(const GenerationSpec& spec
             }
             c.acrosticUpper = acrostic[0];
             if (acrostic.size() > 1) c.acrosticLower = acrostic[1];
+            if (acrostic.size() > 1) c.themes.push_back(acrostic);
             c.embedIndex = embedIndex(spec.embedAt, spec.length);
         }
         // The length counts Han characters; the <lenN> token counts the line's

@@ -39,7 +39,7 @@ void dropRepeatedPairs(const std::vector<int>& line, std::vector<int>& allowed)
 
 TokenClasses::TokenClasses(const Vocab& vocab, const ToneTable& tones)
     : level(vocab.size(), 0), oblique(vocab.size(), 0), zodiac(vocab.size(), -1), omen(vocab.size(), 0),
-      yearMirror(vocab.size(), 0), yearWord(vocab.size(), 0)
+      yearMirror(vocab.size(), 0), yearWord(vocab.size(), 0), reduplicable(vocab.size(), 0)
 {
     const auto flag = [&](std::u32string_view characters, std::vector<char>& into) {
         for (char32_t c : characters)
@@ -48,6 +48,7 @@ TokenClasses::TokenClasses(const Vocab& vocab, const ToneTable& tones)
     flag(kYearMirrors, yearMirror);
     flag(kYearWords, yearWord);
     flag(kOmenCharacters, omen);
+    flag(kReduplicable, reduplicable);
     const auto addWords = [&](const auto& words) {
         for (std::u32string_view w : words)
             if (vocab.contains(w[0]) && vocab.contains(w[1])) omenWords.emplace_back(vocab.id(w[0]), vocab.id(w[1]));
@@ -261,7 +262,8 @@ void CoupletConstraints::allowUpper()
     // A line of free length goes on after the name: at its end it would be 雁足格.
     const bool nameWritten = m_spec.acrosticUpper < 0 || m_spec.embedIndex == 0 || written > m_spec.embedIndex + 1;
     const bool mayEnd = n == 0 && i > 0 && !prevIsMark && endsWell && nameWritten && m_keywords.satisfiedBy(m_upper);
-    if (!toneAtEnd && !mayEnd && !beforeName && !endsInOmenWordStart(m_upper) && !lastCharacterRecurs(m_upper)) {
+    const bool stutter = wouldStutter();
+    if (!toneAtEnd && !mayEnd && !beforeName && !stutter && !endsInOmenWordStart(m_upper) && !lastCharacterRecurs(m_upper)) {
         m_view = &pool.ids; // most steps: the pool as it is
         m_viewMask = &pool.mask;
         return;
@@ -270,6 +272,7 @@ void CoupletConstraints::allowUpper()
     if (beforeName) std::erase(m_allowed, m_spec.acrosticUpper);
     dropOmenWords(m_upper);
     dropRepeatedPairs(m_upper, m_allowed);
+    if (stutter && m_allowed.size() > 1) std::erase(m_allowed, m_upper.back());
     if (toneAtEnd) {
         // A repeated last character would force the 下联 to mirror it, and
         // then its tone could not be chosen.
@@ -277,6 +280,22 @@ void CoupletConstraints::allowUpper()
         preferFlagged(m_classes.oblique);
     }
     if (mayEnd) m_allowed.push_back(tok::kLower);
+}
+
+bool CoupletConstraints::wouldStutter() const
+{
+    const std::size_t i = m_upper.size();
+    if (i == 0) return false;
+    const int last = m_upper.back();
+    if (std::find(m_classes.punctuation.begin(), m_classes.punctuation.end(), last) != m_classes.punctuation.end())
+        return false;
+    // The second pair of AABB (平平安安, 红红火火) once the first is written.
+    if (i >= 3 && m_upper[i - 3] == m_upper[i - 2] && m_upper[i - 2] != last) return false;
+    // A keyword's last character is not doubled (团圆圆好梦 tears 团圆).
+    for (const auto& k : m_spec.themes)
+        if (k.size() > 1 && i >= k.size() && std::equal(k.begin(), k.end(), m_upper.end() - static_cast<std::ptrdiff_t>(k.size())))
+            return true;
+    return !m_classes.reduplicable[static_cast<std::size_t>(last)];
 }
 
 void CoupletConstraints::allowLower()
@@ -360,6 +379,8 @@ void CoupletConstraints::allowHengpi()
         context.occasions = m_spec.occasions;
         context.upper = &m_upper;
         context.lower = &m_lower;
+        context.themes = &m_spec.themes;
+        context.zodiac = &m_classes.zodiac;
         m_hengpiOk = suitableHengpi(m_trie, context);
     }
     for (const auto& [token, node] : m_trie.children(m_trieNode))

@@ -23,6 +23,7 @@ struct TokenClasses {
     std::vector<std::pair<int, int>> omenWords; // (first, second) of the omen and false-year words, sorted
     std::vector<char> yearMirror;             // [vocab] 1 = one of kYearMirrors (omens.h)
     std::vector<char> yearWord;               // [vocab] 1 = 年 or 岁
+    std::vector<char> reduplicable;           // [vocab] 1 = may be doubled (kReduplicable, omens.h)
     std::vector<std::pair<int, int>> offSeason; // (上联, 下联 not facing it) of kOffSeasonMirrors
     TokenClasses(const Vocab& vocab, const ToneTable& tones);
     // The 上联's characters for a couplet whose year animal is `animal`
@@ -58,6 +59,11 @@ struct ConstraintSpec {
     // over a 上联 that sees the horse off): the prompt's, else the year's; -1 = none given.
     int hengpiAnimal = -1;
     unsigned occasions = 0;          // the prompt's occasions (occasion.h): their 横批 first, others' never
+    // What the prompt is about (its keywords, required or not, and a 藏头 name
+    // of two characters or more): a 横批 that holds one is preferred (团圆 ->
+    // 阖家团圆, 金玉 -> 金玉满堂), and the 上联 does not double a keyword's last
+    // character (团圆圆).
+    std::vector<std::vector<int>> themes;
 };
 
 enum class Segment { Upper, Lower, Hengpi, Done };
@@ -99,6 +105,9 @@ private:
     // (`marked`: it has one already) at this length.
     bool markAllowed(int written, bool marked, bool prevIsMark, bool lastPosition) const;
     bool markDue(int written, bool marked, bool prevIsMark) const;
+    // Whether writing the 上联's last character again would stutter: it may
+    // not be doubled (kReduplicable), or it ends a keyword (团圆圆).
+    bool wouldStutter() const;
     void allowLower();
     void allowHengpi();
     void only(int token);

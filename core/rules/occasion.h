@@ -12,7 +12,7 @@ enum Occasion : unsigned {
     kOccasionWedding = 1u << 0,    // 新婚
     kOccasionBusiness = 1u << 1,   // 开业, 生意
     kOccasionMoving = 1u << 2,     // 乔迁
-    kOccasionHealth = 1u << 3,     // 医院, 健康
+    kOccasionHealth = 1u << 3,     // 医院, 康复, 仁心
     kOccasionSchool = 1u << 4,     // 教师, 学校, 升学
     kOccasionFarming = 1u << 5,    // 农家
     kOccasionTechnology = 1u << 6, // 科技

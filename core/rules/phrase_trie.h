@@ -34,18 +34,27 @@ private:
 };
 
 // Which 横批 phrases suit a finished couplet (ok[phrase] = 1), the strictest
-// rules that leave some: the phrases of the couplet's occasions when it has
-// any (else those for any couplet), none that repeats two adjacent characters
-// of the 上联 or 下联, none naming another year animal than `animal` (-1: a
-// couplet of no animal takes phrases of none; anyAnimal: no such rule).
-// Relaxed in that order of importance: the repeat first, then the occasion
-// (any phrase for any couplet or for the couplet's occasions), then the year.
+// rules that leave some: one that holds a theme of the prompt (a keyword, or
+// two adjacent characters of a longer one) when some does; the phrases of the
+// couplet's occasions when it has any (else those for any couplet); none that
+// repeats the couplet: two adjacent characters of the 上联 or 下联 (but a
+// theme's own), a whole four-character run, three characters of one line
+// (生意兴隆 over a line that holds both keywords), or, strictest, two characters of
+// one line that are no theme's nor a year animal (福临门第 over 门迎百福福星照); none naming
+// another year animal than `animal` (-1: a couplet of no animal takes phrases
+// of none; anyAnimal: no such rule). Relaxed in that order of importance: the
+// theme and the strict repeat first, then the repeat, then the occasion (any
+// phrase for any couplet or for the couplet's occasions), then the year.
 struct HengpiContext {
     int animal = -1;
     bool anyAnimal = false;
     unsigned occasions = 0;
     const std::vector<int>* upper = nullptr;
     const std::vector<int>* lower = nullptr;
+    const std::vector<std::vector<int>>* themes = nullptr; // token runs; null or empty = none
+    // [token] year animal or -1 (TokenClasses::zodiac): the year's animal in a
+    // line and the 横批 is the year's theme, not a retelling (吉羊 / 羊年吉祥).
+    const std::vector<signed char>* zodiac = nullptr;
 };
 std::vector<char> suitableHengpi(const PhraseTrie& trie, const HengpiContext& context);
 

@@ -28,7 +28,7 @@ std::vector<char32_t> characters(std::u32string_view text)
 }
 
 struct Rig {
-    Vocab vocab{characters(U"金玉良缘开业大吉五福临门春回地马年羊祥送旧迎新岁生意兴隆满堂")};
+    Vocab vocab{characters(U"金玉良缘开业大吉五福临门春回地马年羊祥送旧迎新岁生意兴隆满堂阖家团圆第星照")};
     ToneTable tones;
     TokenClasses classes{vocab, tones};
     PhraseTrie trie;
@@ -41,6 +41,9 @@ struct Rig {
         add(U"春回大地", 0);
         add(U"马年大吉", 0);
         add(U"羊年吉祥", 0);
+        add(U"阖家团圆", 0);
+        add(U"金玉满堂", 0);
+        add(U"福临门第", 0);
     }
     void add(std::u32string_view p, unsigned occasions)
     {
@@ -81,6 +84,8 @@ COUPLET_TEST(promptsNameTheirOccasions)
     CHECK_EQ(occasionsOf(U"开业 大吉"), unsigned(kOccasionBusiness));
     CHECK_EQ(occasionsOf(U"乔迁"), unsigned(kOccasionMoving));
     CHECK_EQ(occasionsOf(U"医院 健康"), unsigned(kOccasionHealth));
+    CHECK_EQ(occasionsOf(U"健康 长寿"), 0u); // a wish, not a clinic
+    CHECK_EQ(occasionsOf(U"永结同心"), unsigned(kOccasionWedding));
     CHECK_EQ(occasionsOf(U"教师"), unsigned(kOccasionSchool));
     CHECK_EQ(occasionsOf(U"农家 丰收"), unsigned(kOccasionFarming));
     CHECK_EQ(occasionsOf(U"科技"), unsigned(kOccasionTechnology));
@@ -121,6 +126,52 @@ COUPLET_TEST(noHengpiRepeatsAWordOfTheCouplet)
     CHECK(r.hengpiFor(wedding, U"金玉迎新岁", U"良缘满春堂") == std::set<std::u32string>{U"金玉良缘"});
 }
 
+COUPLET_TEST(aHengpiThatHoldsThePromptsThemeComesFirst)
+{
+    const Rig r;
+    const auto run = [&](std::u32string_view text) { return r.vocab.encode(utf8::encode(std::u32string(text))); };
+    ConstraintSpec plain;
+    // 阖家团圆 repeats the 上联's 团圆: not offered for a couplet about nothing in particular ...
+    const auto home = r.hengpiFor(plain, U"团圆迎新岁", U"五福满春堂");
+    CHECK(home.count(U"阖家团圆") == 0);
+    CHECK(home.size() > 1);
+    // ... but it is the 横批 of a prompt for 团圆, whose own word it may repeat.
+    ConstraintSpec reunion;
+    reunion.themes = {run(U"团圆")};
+    CHECK(r.hengpiFor(reunion, U"团圆迎新岁", U"五福满春堂") == std::set<std::u32string>{U"阖家团圆"});
+    // A 藏头 name of two characters: 金玉 -> 金玉满堂, not the wedding's 金玉良缘.
+    ConstraintSpec name;
+    name.themes = {run(U"金玉")};
+    CHECK(r.hengpiFor(name, U"金福迎新岁", U"玉春送旧年") == std::set<std::u32string>{U"金玉满堂"});
+    // Two keywords the 上联 holds both of: the phrase made of them retells the line.
+    ConstraintSpec shop;
+    shop.themes = {run(U"生意"), run(U"兴隆")};
+    const auto both = r.hengpiFor(shop, U"兴隆生意迎新春", U"五福满玉堂大地");
+    CHECK(both.count(U"生意兴隆") == 0);
+    CHECK(both.count(U"阖家团圆") == 1);
+    // A theme no phrase holds changes nothing.
+    ConstraintSpec none;
+    none.themes = {run(U"星照")};
+    CHECK(r.hengpiFor(none, U"团圆迎新岁", U"五福满春堂") == home);
+}
+
+COUPLET_TEST(aHengpiThatRetellsALineIsHeldBack)
+{
+    const Rig r;
+    ConstraintSpec plain;
+    // 福临门第 shares no word with 门迎五福福星照, but two of its characters (门, 福).
+    const auto fit = r.hengpiFor(plain, U"门迎五福福星照", U"春回大地兴隆祥");
+    CHECK(fit.count(U"福临门第") == 0);
+    CHECK(fit.count(U"生意兴隆") == 0); // 兴隆 is the 下联's
+    CHECK(fit.count(U"开业大吉") == 0); // a shop's own
+    CHECK(fit.count(U"阖家团圆") == 1);
+    // When nothing else is left, the strict rule gives way before the word rule.
+    ConstraintSpec shop;
+    shop.occasions = kOccasionBusiness;
+    // 生意兴隆 shares 生 and 隆 with the 上联, 开业大吉 a word (开业) with the 下联: the shop keeps 生意兴隆.
+    CHECK(r.hengpiFor(shop, U"生福迎隆新星照", U"开业送旧大吉祥") == std::set<std::u32string>{U"生意兴隆"});
+}
+
 COUPLET_TEST(theHengpiNamesTheYearsAnimalWhateverTheLinesName)
 {
     const Rig r;
@@ -155,6 +206,12 @@ COUPLET_TEST(theShippedListTagsItsOccasions)
     CHECK_EQ(occasionsOfPhrase(U"五福临门"), 0L);
     CHECK_EQ(occasionsOfPhrase(U"香消玉殒"), -1L); // a beauty's death is no blessing
     CHECK_EQ(occasionsOfPhrase(U"卖国求荣"), -1L);
+    // Advice, a farewell, a slogan, a plain description: no blessing over a door.
+    for (const auto* no : {U"金玉良言", U"克勤克俭", U"一路平安", U"发家致富", U"家家户户", U"春花秋月"})
+        CHECK_EQ(occasionsOfPhrase(no), -1L);
+    CHECK_EQ(occasionsOfPhrase(U"阖家团圆"), 0L);
+    CHECK_EQ(occasionsOfPhrase(U"福寿安康"), 0L); // a household's wish, not a hospital's 横批
+    CHECK_EQ(occasionsOfPhrase(U"财源茂盛"), long(kOccasionBusiness | kOccasionShared));
 }
 
 COUPLET_TEST(shippedModelHangsTheOccasionsHengpi)
@@ -181,6 +238,28 @@ COUPLET_TEST(shippedModelHangsTheOccasionsHengpi)
             if (k.occasion != 0) CHECK((occasions & k.occasion) != 0);
             else CHECK(occasions == 0 || (occasions & kOccasionShared) != 0);
             CHECK(c.hengpi.find("马") == std::string::npos && c.hengpi.find("龙") == std::string::npos);
+        }
+    }
+}
+
+COUPLET_TEST(shippedModelHangsAHengpiThatHoldsTheTheme)
+{
+    const auto model = CoupletModel::load(CoupletModel::defaultModelDir(), DeviceOptions{"cpu", false, 2});
+    auto decoder = model->makeDecoder();
+    struct Case {
+        PromptMode mode;
+        const char* text;
+        const char* theme;
+    };
+    for (const Case& k : {Case{PromptMode::Keywords, "团圆", "团圆"}, Case{PromptMode::Keywords, "平安", "平安"},
+                          Case{PromptMode::Keywords, "财源", "财源"}, Case{PromptMode::Acrostic, "金玉", "金玉"}}) {
+        GenerationSpec spec = testing::PromptCase{k.mode, k.text, 7}.unrankedSpec(4);
+        spec.sampling.seed = 5;
+        spec.year = 2027;
+        for (const auto& c : generateCouplets(*model, *decoder, spec)) {
+            if (c.hengpi.find(k.theme) == std::string::npos)
+                ::couplet::test::fail(__FILE__, __LINE__, std::string(k.text) + ": " + c.upper + " / " + c.lower + " / " + c.hengpi);
+            CHECK(c.hengpi != "金玉良缘"); // the wedding's, not a name's
         }
     }
 }

@@ -238,13 +238,72 @@ COUPLET_TEST(aPairOfCharactersIsNotWrittenTwiceInALine)
     r.write(c, U"福新喜福");
     CHECK(!allows(c.allowed(), r.id(U'新')));
     CHECK(allows(c.allowed(), r.id(U'安')) && allows(c.allowed(), r.id(U'喜')));
-    r.write(c, U"安喜喜");
-    CHECK(!allows(c.allowed(), r.id(U'喜'))); // 喜喜喜
+    r.write(c, U"安年年");
+    CHECK(!allows(c.allowed(), r.id(U'年'))); // 年年年
+    CHECK(allows(c.allowed(), r.id(U'春')));
+    r.write(c, U"喜");
     CHECK(!allows(c.allowed(), r.id(U'福'))); // 喜福 again
-    CHECK(allows(c.allowed(), r.id(U'年')));
 }
 
 // 龙年 is answered with 春日 or 盛世, not with 凤岁 (a phoenix year) nor 凤日.
+COUPLET_TEST(aLineDoublesOnlyCharactersThatDouble)
+{
+    const Rig r(U"财源广进年平安团圆喜气");
+    // 年年 is a 叠字; 财财 and 进进 are stutters.
+    CoupletConstraints years(r.classes, r.trie, ofLength(7));
+    r.write(years, U"年");
+    CHECK(allows(years.allowed(), r.id(U'年')));
+    CoupletConstraints money(r.classes, r.trie, ofLength(7));
+    r.write(money, U"财源广进");
+    CHECK(!allows(money.allowed(), r.id(U'进')));
+    CHECK(allows(money.allowed(), r.id(U'财'))); // not doubled: no stutter
+    r.write(money, U"财");
+    CHECK(!allows(money.allowed(), r.id(U'财')));
+    // The second pair of AABB: 平平安 may go on with 安.
+    CoupletConstraints calm(r.classes, r.trie, ofLength(7));
+    r.write(calm, U"平平安");
+    CHECK(allows(calm.allowed(), r.id(U'安')));
+    // 圆 doubles (团团圆圆), but not right after the keyword 团圆 it ends.
+    CoupletConstraints free(r.classes, r.trie, ofLength(7));
+    r.write(free, U"团圆");
+    CHECK(allows(free.allowed(), r.id(U'圆')));
+    ConstraintSpec reunion = ofLength(7);
+    reunion.themes = {r.vocab.encode("团圆")};
+    CoupletConstraints kept(r.classes, r.trie, reunion);
+    r.write(kept, U"团圆");
+    CHECK(!allows(kept.allowed(), r.id(U'圆')));
+    for (char32_t c : kReduplicable) CHECK(kOmenCharacters.find(c) == std::u32string_view::npos);
+}
+
+COUPLET_TEST(shippedModelDoesNotStutter)
+{
+    const auto model = CoupletModel::load(CoupletModel::defaultModelDir(), DeviceOptions{"cpu", false, 2});
+    auto decoder = model->makeDecoder();
+    // Keywords after which the model doubled what does not double
+    // (财源广进财财旺, 团圆圆美梦, 千家富贵贵民心).
+    const testing::PromptCase cases[] = {{PromptMode::Keywords, "财源", 7}, {PromptMode::Keywords, "团圆", 5},
+                                         {PromptMode::Keywords, "富贵", 7}};
+    int checked = 0;
+    for (const auto& k : cases) {
+        GenerationSpec spec = k.unrankedSpec(16);
+        spec.sampling.seed = 11;
+        for (const auto& c : generateCouplets(*model, *decoder, spec)) {
+            const std::u32string upper = utf8::decode(c.upper);
+            for (std::size_t i = 0; i + 1 < upper.size(); ++i) {
+                if (upper[i] != upper[i + 1]) continue;
+                const bool aabb = i >= 2 && upper[i - 2] == upper[i - 1];
+                if (!aabb && kReduplicable.find(upper[i]) == std::u32string_view::npos)
+                    ::couplet::test::fail(__FILE__, __LINE__, "stutter: " + c.upper);
+            }
+            const std::u32string keyword = utf8::decode(k.text);
+            if (upper.find(keyword + keyword.back()) != std::u32string::npos)
+                ::couplet::test::fail(__FILE__, __LINE__, "the keyword's last character doubled: " + c.upper);
+            ++checked;
+        }
+    }
+    CHECK_EQ(checked, 3 * 16);
+}
+
 COUPLET_TEST(aNamedYearIsAnsweredWithAYearWord)
 {
     const Rig r{U"龙年凤岁春日大吉好"};
