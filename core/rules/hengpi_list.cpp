@@ -49,7 +49,7 @@ constexpr OccasionPhrases kOccasionPhrases[] = {
                         U"大展宏图 鸿图大展 客似云来 货真价实 童叟无欺 诚信为本 财运亨通 百业兴旺 事业兴旺"},
     {kOccasionMoving, U"乔迁之喜 乔迁大吉 喜迁新居 新居吉庆 安居乐业 乐业安居 华堂焕彩 福地安居 莺迁乔木 堂构更新 "
                       U"安家乐业 安家立业 美轮美奂 金碧辉煌"},
-    {kOccasionHealth, U"妙手回春 杏林春暖 悬壶济世 济世活人 仁心仁术 大医精诚 救死扶伤 医德高尚"},
+    {kOccasionHealth, U"妙手回春 杏林春暖 悬壶济世 济世活人 仁心仁术 大医精诚 救死扶伤"},
     {kOccasionSchool, U"桃李芬芳 桃李满园 桃李天下 学业有成 金榜题名 春风化雨 教书育人 诲人不倦 学海无涯 书香门第 "
                       U"诗书继世 书香人家 书香世家 天道酬勤 前程似锦 鹏程万里"},
     {kOccasionFarming, U"五谷丰登 六畜兴旺 风调雨顺 人寿年丰 年丰人寿 丰收在望 瑞雪丰年 耕读传家 岁稔年丰 物阜民丰"},
@@ -68,7 +68,7 @@ constexpr std::u32string_view kSharedOccasionPhrases =
 // no blessing over a door: greed, treason, flattery, philandering, a
 // beauty's death, empty show, plain description, a maxim or advice (金玉良言,
 // 克勤克俭), a farewell (一路平安), a slogan (发家致富), autumn (春花秋月), or
-// harmony kept for show (一团和气).
+// harmony kept for show (一团和气), or self-praise (医德高尚).
 constexpr std::u32string_view kNotHengpi =
     U"爱财如命 里通外国 卖国求荣 民膏民脂 民脂民膏 花花公子 攀龙附凤 喜新厌旧 香消玉殒 绣花枕头 寻欢作乐 男欢女爱 "
     U"欢喜冤家 曲意迎合 明日黄花 满打满算 满坑满谷 国而忘家 红白喜事 富贵逼人 达官贵人 升官发财 怜香惜玉 香草美人 "
@@ -79,7 +79,7 @@ constexpr std::u32string_view kNotHengpi =
     U"国计民生 齐家治国 治国安邦 治国安民 安邦治国 安邦定国 定国安邦 保家卫国 为国为民 民生在勤 民富国强 国色天香 "
     U"金玉良言 克勤克俭 家家户户 一路平安 发家致富 发财致富 白手兴家 从善如登 大恩大德 感恩戴德 国家栋梁 积善成德 "
     U"通情达理 心平气和 万贯家财 披红戴花 春花秋月 光彩夺目 奇光异彩 济世安民 富国强民 功德圆满 龙飞凤舞 金声玉振 "
-    U"好善乐施 乐善好施 一团和气";
+    U"好善乐施 乐善好施 一团和气 医德高尚";
 
 constexpr std::u32string_view kAuspicious =
     U"福春喜吉祥瑞安康泰宁和顺兴旺盛昌隆荣华富贵财丰乐庆寿禄德美满新欢禧祺鸿辉锦绣圆祝贺迎龙凤金玉宝"

@@ -21,7 +21,7 @@ constexpr std::array<Cues, kOccasionCount> kCues = {{
     {kOccasionMoving, "moving", U"乔迁 迁居 新居 新宅 新屋 入宅 入住 搬家 安居 新房 落成"},
     {kOccasionHealth, "health", U"医 病 药 康复 护士 诊 杏林 悬壶 仁心 济世 卫生"},
     {kOccasionSchool, "school", U"教 师 学 校 考 园丁 桃李 升学 金榜 状元 书院 育人 读书 高考 毕业"},
-    {kOccasionFarming, "farming", U"农 耕 田 丰收 粮 稻 麦 牧 养殖 乡村 村 果园 菜园 渔"},
+    {kOccasionFarming, "farming", U"农 耕 田 丰收 丰登 五谷 粮 稻 麦 牧 养殖 乡村 村 果园 菜园 渔"},
     {kOccasionTechnology, "technology", U"科技 科学 网 数据 智能 芯 电脑 软件 程序 创新 航天 机器 算力 数字 信息"},
 }};
 

@@ -86,6 +86,7 @@ COUPLET_TEST(promptsNameTheirOccasions)
     CHECK_EQ(occasionsOf(U"医院 健康"), unsigned(kOccasionHealth));
     CHECK_EQ(occasionsOf(U"健康 长寿"), 0u); // a wish, not a clinic
     CHECK_EQ(occasionsOf(U"永结同心"), unsigned(kOccasionWedding));
+    CHECK_EQ(occasionsOf(U"五谷 丰登"), unsigned(kOccasionFarming));
     CHECK_EQ(occasionsOf(U"教师"), unsigned(kOccasionSchool));
     CHECK_EQ(occasionsOf(U"农家 丰收"), unsigned(kOccasionFarming));
     CHECK_EQ(occasionsOf(U"科技"), unsigned(kOccasionTechnology));
@@ -207,7 +208,7 @@ COUPLET_TEST(theShippedListTagsItsOccasions)
     CHECK_EQ(occasionsOfPhrase(U"香消玉殒"), -1L); // a beauty's death is no blessing
     CHECK_EQ(occasionsOfPhrase(U"卖国求荣"), -1L);
     // Advice, a farewell, a slogan, a plain description: no blessing over a door.
-    for (const auto* no : {U"金玉良言", U"克勤克俭", U"一路平安", U"发家致富", U"家家户户", U"春花秋月"})
+    for (const auto* no : {U"金玉良言", U"克勤克俭", U"一路平安", U"发家致富", U"家家户户", U"春花秋月", U"医德高尚"})
         CHECK_EQ(occasionsOfPhrase(no), -1L);
     CHECK_EQ(occasionsOfPhrase(U"阖家团圆"), 0L);
     CHECK_EQ(occasionsOfPhrase(U"福寿安康"), 0L); // a household's wish, not a hospital's 横批
