@@ -433,7 +433,9 @@ std::unique_ptr<TokenPolicy> CoupletModel::makePolicy(const GenerationSpec& spec
             }
             c.acrosticUpper = acrostic[0];
             if (acrostic.size() > 1) c.acrosticLower = acrostic[1];
+            // The name, then each of its characters: 德顺 -> 德泽流芳, 志强 -> 国富民强.
             if (acrostic.size() > 1) c.themes.push_back(acrostic);
+            for (int t : acrostic) c.themes.push_back({t});
             c.embedIndex = embedIndex(spec.embedAt, spec.length);
         }
         // The length counts Han characters; the <lenN> token counts the line's

@@ -59,10 +59,10 @@ struct ConstraintSpec {
     // over a 上联 that sees the horse off): the prompt's, else the year's; -1 = none given.
     int hengpiAnimal = -1;
     unsigned occasions = 0;          // the prompt's occasions (occasion.h): their 横批 first, others' never
-    // What the prompt is about (its keywords, required or not, and a 藏头 name
-    // of two characters or more): a 横批 that holds one is preferred (团圆 ->
-    // 阖家团圆, 金玉 -> 金玉满堂), and the 上联 does not double a keyword's last
-    // character (团圆圆).
+    // What the prompt is about (its keywords, required or not, and a 嵌名
+    // name with each of its characters): a 横批 that holds one is preferred
+    // (团圆 -> 阖家团圆, 金玉 -> 金玉满堂, 德顺 -> 德泽流芳), and the 上联 does
+    // not double a keyword's last character (团圆圆).
     std::vector<std::vector<int>> themes;
 };
 

@@ -263,4 +263,11 @@ COUPLET_TEST(shippedModelHangsAHengpiThatHoldsTheTheme)
             CHECK(c.hengpi != "金玉良缘"); // the wedding's, not a name's
         }
     }
+    // A name no phrase holds whole: one of its characters (德顺 -> 德泽流芳, 厚德载物, 风调雨顺 ...).
+    GenerationSpec name = testing::PromptCase{PromptMode::Acrostic, "德顺", 7}.unrankedSpec(4);
+    name.sampling.seed = 5;
+    name.year = 2027;
+    for (const auto& c : generateCouplets(*model, *decoder, name))
+        if (c.hengpi.find("德") == std::string::npos && c.hengpi.find("顺") == std::string::npos)
+            ::couplet::test::fail(__FILE__, __LINE__, "德顺: " + c.upper + " / " + c.lower + " / " + c.hengpi);
 }
