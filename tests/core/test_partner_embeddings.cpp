@@ -195,19 +195,10 @@ COUPLET_TEST(weightsGrownWithPartnersComputeTheOldFunctionOnEveryDecoder)
     const auto root = testing::freshTempDir("partners-grown");
     const auto data = testing::writeTinyDataFolder(root / "data", 200);
     const auto plain = testing::writeTinyModel(root / "plain", 5);
-    TrainOptions o;
-    o.dataDir = data;
-    o.outDir = root / "grown";
-    o.initFrom = plain;
+    TrainOptions o = testing::tinyContinuation(data, plain, root / "grown", 1);
     o.partners = true;
-    o.batchSize = 4;
-    o.steps = 1;
-    o.warmupSteps = 1;
     o.learningRate = 0; // the weights as they were grown
     o.minLearningRate = 0;
-    o.threads = 1;
-    o.evalEvery = 1000;
-    o.saveEvery = 1000;
     std::ostringstream log;
     train(o, log);
     CHECK(log.str().find("adding partner embeddings") != std::string::npos);
@@ -295,19 +286,10 @@ COUPLET_TEST(aPartnerLearningRateScaleMovesOnlyP)
     const auto data = testing::writeTinyDataFolder(root / "data", 200);
     const auto plain = testing::writeTinyModel(root / "plain", 5);
     const auto run = [&](const std::string& name, double scale) {
-        TrainOptions o;
-        o.dataDir = data;
-        o.outDir = root / name;
-        o.initFrom = plain;
+        TrainOptions o = testing::tinyContinuation(data, plain, root / name, 1);
         o.partners = true;
         o.partnerLrScale = scale;
-        o.batchSize = 4;
-        o.steps = 1;
-        o.warmupSteps = 1;
         o.learningRate = 1e-3;
-        o.threads = 1;
-        o.evalEvery = 1000;
-        o.saveEvery = 1000;
         std::ostringstream log;
         train(o, log);
         return safetensors::load(o.outDir / "model.safetensors");

@@ -36,18 +36,8 @@ std::filesystem::path withStepMetadata(const std::filesystem::path& from, const 
 TrainOptions tinyRun(const std::filesystem::path& data, const std::filesystem::path& init,
                      const std::filesystem::path& out, int steps)
 {
-    TrainOptions o;
-    o.dataDir = data;
-    o.outDir = out;
-    o.initFrom = init;
-    o.batchSize = 4;
-    o.steps = steps;
-    o.warmupSteps = 1;
+    TrainOptions o = testing::tinyContinuation(data, init, out, steps);
     o.learningRate = 1e-2;
-    o.threads = 1;
-    o.logEvery = 1;
-    o.evalEvery = 1000;
-    o.saveEvery = 1000;
     o.seed = 1;
     return o;
 }

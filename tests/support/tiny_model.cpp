@@ -83,6 +83,23 @@ std::filesystem::path freshTempDir(const std::string& name)
     return pattern;
 }
 
+TrainOptions tinyContinuation(const std::filesystem::path& data, const std::filesystem::path& init,
+                              const std::filesystem::path& out, int steps)
+{
+    TrainOptions o;
+    o.dataDir = data;
+    o.outDir = out;
+    o.initFrom = init;
+    o.batchSize = 4;
+    o.steps = steps;
+    o.warmupSteps = 1;
+    o.threads = 1;
+    o.logEvery = 1;
+    o.evalEvery = 1000;
+    o.saveEvery = 1000;
+    return o;
+}
+
 ModelConfig tinyConfig(int vocabSize)
 {
     ModelConfig config;

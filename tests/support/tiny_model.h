@@ -8,6 +8,7 @@
 
 #include "couplet_model_impl.h"
 #include "model_config.h"
+#include "trainer.h"
 #include "transformer.h"
 #include "utf8.h"
 
@@ -31,6 +32,12 @@ void writeTinyCorpus(const std::filesystem::path& file, int pairs, unsigned seed
 // A data folder as `couplet train` reads it in `dir`: couplets/modern.tsv of
 // `pairs` tiny pairs (writeTinyCorpus, seed 5) and an empty idiom list.
 std::filesystem::path writeTinyDataFolder(const std::filesystem::path& dir, int pairs);
+
+// A run of `steps` steps on the tiny data continuing `init` into `out`: batch
+// 4, one warm-up step, one thread, a log line every step, no evaluation nor
+// checkpoint before the end. Learning rate, seed and the rest are the caller's.
+TrainOptions tinyContinuation(const std::filesystem::path& data, const std::filesystem::path& init,
+                              const std::filesystem::path& out, int steps);
 
 // A new empty folder under the temporary directory, named after `name`.
 std::filesystem::path freshTempDir(const std::string& name);
