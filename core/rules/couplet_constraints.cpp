@@ -262,7 +262,7 @@ void CoupletConstraints::allowUpper()
     // A line of free length goes on after the name: at its end it would be 雁足格.
     const bool nameWritten = m_spec.acrosticUpper < 0 || m_spec.embedIndex == 0 || written > m_spec.embedIndex + 1;
     const bool mayEnd = n == 0 && i > 0 && !prevIsMark && endsWell && nameWritten && m_keywords.satisfiedBy(m_upper);
-    const bool stutter = wouldStutter();
+    const bool stutter = wouldStutter(prevIsMark);
     if (!toneAtEnd && !mayEnd && !beforeName && !stutter && !endsInOmenWordStart(m_upper) && !lastCharacterRecurs(m_upper)) {
         m_view = &pool.ids; // most steps: the pool as it is
         m_viewMask = &pool.mask;
@@ -282,13 +282,11 @@ void CoupletConstraints::allowUpper()
     if (mayEnd) m_allowed.push_back(tok::kLower);
 }
 
-bool CoupletConstraints::wouldStutter() const
+bool CoupletConstraints::wouldStutter(bool prevIsMark) const
 {
     const std::size_t i = m_upper.size();
-    if (i == 0) return false;
+    if (i == 0 || prevIsMark) return false;
     const int last = m_upper.back();
-    if (std::find(m_classes.punctuation.begin(), m_classes.punctuation.end(), last) != m_classes.punctuation.end())
-        return false;
     // The second pair of AABB (平平安安, 红红火火) once the first is written.
     if (i >= 3 && m_upper[i - 3] == m_upper[i - 2] && m_upper[i - 2] != last) return false;
     // A keyword's last character is not doubled (团圆圆好梦 tears 团圆).

@@ -106,8 +106,9 @@ private:
     bool markAllowed(int written, bool marked, bool prevIsMark, bool lastPosition) const;
     bool markDue(int written, bool marked, bool prevIsMark) const;
     // Whether writing the 上联's last character again would stutter: it may
-    // not be doubled (kReduplicable), or it ends a keyword (团圆圆).
-    bool wouldStutter() const;
+    // not be doubled (kReduplicable), or it ends a keyword (团圆圆). Never
+    // after a mark (`prevIsMark`: the 上联's last token is one).
+    bool wouldStutter(bool prevIsMark) const;
     void allowLower();
     void allowHengpi();
     void only(int token);

@@ -1,5 +1,6 @@
 #include "phrase_trie.h"
 
+#include "keyword_plan.h"
 #include "occasion.h"
 #include "zodiac.h"
 
@@ -44,11 +45,6 @@ bool holdsTheme(const PhraseTrie::Entry& e, const HengpiContext& c)
     return false;
 }
 
-bool holdsRun(const std::vector<int>* line, const std::vector<int>& run)
-{
-    return line != nullptr && !run.empty() && std::search(line->begin(), line->end(), run.begin(), run.end()) != line->end();
-}
-
 // Distinct characters of the phrase that `line` holds: all of them, and
 // those that are no theme's nor a year animal.
 struct Shared {
@@ -79,7 +75,8 @@ Shared sharedWith(const PhraseTrie::Entry& e, const HengpiContext& c, const std:
 // characters of one line outside the themes (福临门第 over 门迎百福福星照).
 bool repeatsCouplet(const PhraseTrie::Entry& e, const HengpiContext& c, bool strict)
 {
-    if (holdsRun(c.upper, e.tokens) || holdsRun(c.lower, e.tokens)) return true;
+    if ((c.upper != nullptr && containsRun(*c.upper, e.tokens)) || (c.lower != nullptr && containsRun(*c.lower, e.tokens)))
+        return true;
     const Shared up = sharedWith(e, c, c.upper), down = sharedWith(e, c, c.lower);
     // Three characters of one line, themes or not: 生意兴隆 under 心思兴隆生意美
     // (both keywords again), 万事顺意 under 万事如意天地大.
