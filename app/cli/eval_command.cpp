@@ -226,7 +226,7 @@ void writeJson(const std::string& file, const Scores& s, std::size_t pairs, cons
 void printHelp()
 {
     std::cout << "couplet eval --pairs FILE.tsv | --data DIR  [--limit N] [--show N] [--greedy] [--rerank] [--seed N] [--no-example]\n"
-                 "             [--align-weight W] [--length-bias B] [--backward-weight W] [--judge-weight W] [--style NAME]\n"
+                 "             [--align-weight W] [--length-bias B] [--backward-weight W] [--judge-weight W] [--bigram-weight W] [--style NAME]\n"
                  "             [--json FILE]\n"
                  "  generates a 下联 (and 横批) for every 上联 and reports format validity, perplexity of the\n"
                  "  reference 下联 (by the model alone, and with the 对仗 table as decoding adds it), character\n"
@@ -237,7 +237,7 @@ void printHelp()
                  "  A model with theme examples (<ex>) reads the one its examples.tsv gives each prompt, unless --no-example.\n"
                  "couplet eval --prompts FILE.tsv [--count N] [--seeds N] [--keywords-must-appear] [--no-rerank] [--year YYYY]\n"
                  "             [--style NAME] [--no-example]\n"
-                 "             [--align-weight W] [--length-bias B] [--keyword-bonus K] [--backward-weight W] [--judge-weight W]\n"
+                 "             [--align-weight W] [--length-bias B] [--keyword-bonus K] [--backward-weight W] [--judge-weight W] [--bigram-weight W]\n"
                  "             [--json FILE]\n"
                  "             [--temperature T] [--top-k K] [--top-p P] [--repetition-penalty R]\n"
                  "  writes every prompt of a judged set (group<TAB>mode<TAB>text<TAB>length lines) and reports\n"

@@ -36,6 +36,7 @@ void DecodingWeights::applyTo(GenerationSpec& spec) const
     spec.keywordBonus = keywordBonus;
     spec.backwardWeight = backward;
     spec.judgeWeight = judge;
+    spec.bigramWeight = bigram;
 }
 
 DecodingWeights takeDecodingWeights(Args& args, KeywordBonusFlag keywordBonus)
@@ -46,6 +47,7 @@ DecodingWeights takeDecodingWeights(Args& args, KeywordBonusFlag keywordBonus)
     if (keywordBonus == KeywordBonusFlag::Taken) w.keywordBonus = weightOption(args, "keyword-bonus", w.keywordBonus);
     w.backward = weightOption(args, "backward-weight", w.backward);
     w.judge = weightOption(args, "judge-weight", w.judge);
+    w.bigram = weightOption(args, "bigram-weight", w.bigram);
     return w;
 }
 
@@ -141,6 +143,8 @@ std::string decodingOptionsHelp(const DecodingHelp& meaning, std::size_t width)
         {"--style NAME", "festive, modern, verse or classical, for a model trained with styles (default festive)"},
         {"--no-rerank", "rank candidates by the model alone (and sample only those asked for, unless --candidates)"},
         {"--align-weight W", "对仗 fusion weight (default: the model's align.tsv; 0 = off)"},
+        {"--bigram-weight W", "favour characters that real lines write after the previous one, against made-up words "
+                              "(default: the model's bigrams.tsv; 0 = off)"},
         {"--length-bias B", "weight of the line-end bias for fixed lengths (0 = off)"},
         {"--keyword-bonus K", "logits favouring keywords the 上联 lacks (0 = off)"},
         {"--backward-weight W", "reranking: weight of the couplet read backwards, the 上联 as the answer to the 下联 (default 0 = off)"},

@@ -9,11 +9,11 @@
 namespace couplet::cli {
 
 // The decoding weights --align-weight, --length-bias, --keyword-bonus and
-// --backward-weight, --judge-weight; -1 where a flag is absent (the model's default), as in
+// --backward-weight, --judge-weight, --bigram-weight; -1 where a flag is absent (the model's default), as in
 // GenerationSpec. A negative value given on the command line would silently
 // mean that default, so it is refused by name (UsageError).
 struct DecodingWeights {
-    float align = -1, lengthBias = -1, keywordBonus = -1, backward = -1, judge = -1;
+    float align = -1, lengthBias = -1, keywordBonus = -1, backward = -1, judge = -1, bigram = -1;
     void applyTo(GenerationSpec& spec) const;
 };
 enum class KeywordBonusFlag { Taken, NotTaken };

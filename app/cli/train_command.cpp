@@ -39,6 +39,25 @@ int buildAlignTableCommand(Args& args)
     return 0;
 }
 
+// couplet train --data DIR --bigram-table OUT: which characters follow which
+// in the lines of the training split.
+int buildBigramTableCommand(Args& args)
+{
+    const std::filesystem::path out = args.value("bigram-table");
+    const std::filesystem::path dataDir = args.value("data");
+    const int minCount = args.integer("min-count", 2);
+    const double weight = args.number("bigram-weight", 1.0);
+    args.finish();
+    if (dataDir.empty()) throw UsageError("--bigram-table needs --data (the training data folder)");
+    if (minCount < 1 || !(weight >= 0)) throw UsageError("--min-count must be at least 1 and --bigram-weight not negative");
+    const auto data = TrainingData::load(dataDir);
+    const auto table = buildBigramTable(data, static_cast<std::uint32_t>(minCount), weight);
+    table.save(out);
+    std::cout << "wrote " << out.string() << ": " << table.pairs() << " character pairs from " << table.lines()
+              << " lines of the training split\n";
+    return 0;
+}
+
 // couplet train --data DIR --example-index OUT: the theme examples a model
 // with <ex> retrieves at generation, from the modern training split only.
 int buildExampleIndexCommand(Args& args)
@@ -71,6 +90,7 @@ int runTrain(Args& args)
 {
     if (args.has("align-table")) return buildAlignTableCommand(args);
     if (args.has("example-index")) return buildExampleIndexCommand(args);
+    if (args.has("bigram-table")) return buildBigramTableCommand(args);
     if (args.has("export")) {
         const std::filesystem::path to = args.value("export");
         const std::filesystem::path from = args.value("out");
@@ -109,7 +129,10 @@ int runTrain(Args& args)
                      "              the 对仗 table of the training split (ship as align.tsv); --align-mix counts each\n"
                      "              corpus by its share of the training mix instead of its size\n"
                      "couplet train --data DIR --example-index OUT.tsv [--model DIR | --themes THEMES.tsv] [--per-theme 300]\n"
-                     "              theme examples from the modern training split (ship as examples.tsv)\n";
+                     "              theme examples from the modern training split (ship as examples.tsv)\n"
+                     "couplet train --data DIR --bigram-table OUT.tsv [--min-count 2] [--bigram-weight 1]\n"
+                     "              which characters follow which in the lines of the training split (ship as\n"
+                     "              bigrams.tsv): decoding favours them, against made-up words\n";
         return 0;
     }
     TrainOptions o;

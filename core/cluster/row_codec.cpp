@@ -61,7 +61,7 @@ std::string specToJson(const GenerationSpec& spec)
                  {"greedy", s.greedy}, {"rerank", spec.rerank}, {"align_weight", spec.alignWeight},
                  {"length_bias", spec.lengthBias}, {"keyword_bonus", spec.keywordBonus},
                  {"backward_weight", spec.backwardWeight}, {"best_of", spec.bestOf},
-                 {"judge_weight", spec.judgeWeight}};
+                 {"judge_weight", spec.judgeWeight}, {"bigram_weight", spec.bigramWeight}};
     return j.dump();
 }
 
@@ -102,6 +102,7 @@ GenerationSpec specFromJson(const std::string& text)
         spec.backwardWeight = j.value("backward_weight", spec.backwardWeight);
         spec.bestOf = j.value("best_of", spec.bestOf);
         spec.judgeWeight = j.value("judge_weight", spec.judgeWeight);
+        spec.bigramWeight = j.value("bigram_weight", spec.bigramWeight);
         return spec;
     } catch (const json::exception& e) {
         throw std::invalid_argument(std::string("row spec is not valid: ") + e.what());

@@ -264,6 +264,12 @@ std::shared_ptr<const CoupletModel> CoupletModel::load(const std::filesystem::pa
 
     if (std::filesystem::exists(dir / "words.tsv"))
         attempt(dir / "words.tsv", [&] { m->words = WordTable::load(dir / "words.tsv"); });
+    if (std::filesystem::exists(dir / "bigrams.tsv"))
+        attempt(dir / "bigrams.tsv", [&] {
+            m->bigrams = std::make_unique<BigramTable>(BigramTable::load(dir / "bigrams.tsv"));
+            m->bigrams->bind(m->vocab, &m->words);
+            m->bigrams->releaseCounts();
+        });
     if (std::filesystem::exists(dir / "themes.tsv"))
         attempt(dir / "themes.tsv", [&] { m->themes = ThemeLexicon::load(dir / "themes.tsv"); });
     if (m->vocab.hasExamples() && std::filesystem::exists(dir / kExampleIndexFile))
@@ -456,6 +462,8 @@ std::unique_ptr<TokenPolicy> CoupletModel::makePolicy(const GenerationSpec& spec
     }
     biases.alignWeight = spec.alignWeight >= 0 || !m.align ? std::max(0.0f, spec.alignWeight)
                                                            : static_cast<float>(m.align->defaultWeight());
+    biases.bigramWeight = spec.bigramWeight >= 0 || !m.bigrams ? std::max(0.0f, spec.bigramWeight)
+                                                             : static_cast<float>(m.bigrams->defaultWeight());
     biases.lengthBias = spec.lengthBias >= 0 ? spec.lengthBias : kLengthBias;
     biases.keywordBonus = spec.keywordBonus >= 0 ? spec.keywordBonus : kKeywordBonus;
     return std::make_unique<CoupletPolicy>(m, std::move(prompt), std::move(c), sampling, std::move(theme), std::move(biases));

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "align_table.h"
+#include "bigram_table.h"
 #include "example_index.h"
 #include "couplet_constraints.h"
 #include "couplet_judge.h"
@@ -33,6 +34,9 @@ public:
     PhraseTrie hengpiTrie;
     std::unique_ptr<AlignTable> align; // align.tsv when the folder has one
     WordTable words;                   // words.tsv (reranking's word terms); empty without one
+    // bigrams.tsv when the folder has one (with words.tsv's two-character
+    // words): the characters that follow each other in real lines.
+    std::unique_ptr<BigramTable> bigrams;
     ThemeLexicon themes;               // themes.tsv (reranking's theme term); empty without one
     // examples.tsv, for a model with <ex> (Vocab::exampleToken): the theme
     // examples read before the prompt. Empty otherwise.

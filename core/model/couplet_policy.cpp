@@ -39,6 +39,7 @@ CoupletPolicy::CoupletPolicy(const CoupletModelImpl& model, std::vector<int> pro
       m_biases(std::move(biases))
 {
     if (!model.align) m_biases.alignWeight = m_biases.lengthBias = 0;
+    if (!model.bigrams) m_biases.bigramWeight = 0;
     // Sized once, so that decoding steps do not allocate.
     m_generated.reserve(static_cast<std::size_t>(model.config.maxLen));
     m_biased.reserve(model.classes->han.size() + 8);
@@ -69,6 +70,25 @@ void CoupletPolicy::addKeywordBias()
     }
 }
 
+void CoupletPolicy::addBigramBias()
+{
+    const auto& line = m_constraints.currentLine();
+    if (line.empty()) return;
+    const int previous = line.back();
+    for (const auto& e : m_model.bigrams->row(previous)) addBias(e.token, m_biases.bigramWeight * e.score);
+    // A keyword's characters are words the user asked for: as welcome after
+    // any character as a word is (each once, though two keywords share it).
+    for (std::size_t i = 0; i < m_biases.keywords.size(); ++i)
+        for (std::size_t j = 0; j < m_biases.keywords[i].size(); ++j) {
+            const int t = m_biases.keywords[i][j];
+            bool seen = false;
+            for (std::size_t a = 0; a <= i && !seen; ++a)
+                for (std::size_t b = 0; b < (a == i ? j : m_biases.keywords[a].size()) && !seen; ++b)
+                    seen = m_biases.keywords[a][b] == t;
+            if (!seen) addBias(t, m_biases.bigramWeight * (1.0f - m_model.bigrams->score(previous, t)));
+        }
+}
+
 std::size_t CoupletPolicy::lineLength() const
 {
     switch (m_constraints.segment()) {
@@ -93,10 +113,11 @@ const std::vector<float>& CoupletPolicy::stepBias()
     const bool fusing = segment == Segment::Lower && m_biases.alignWeight > 0;
     const bool shaping = segment != Segment::Hengpi && m_biases.lengthBias > 0;
     const bool preferring = segment == Segment::Upper && m_biases.keywordBonus > 0 && !m_biases.keywords.empty();
+    const bool wording = segment != Segment::Hengpi && m_biases.bigramWeight > 0;
     // The 横批 theme stays for all four characters; a 对仗 row changes every step.
     if (segment == Segment::Hengpi && m_biasSegment == Segment::Hengpi) return m_bias;
     if (m_bias.empty()) {
-        if (!fusing && !shaping && !preferring && segment != Segment::Hengpi) return kNone;
+        if (!fusing && !shaping && !preferring && !wording && segment != Segment::Hengpi) return kNone;
         m_bias.assign(static_cast<std::size_t>(m_model.vocab.size()), 0.0f);
     }
     for (int t : m_biased) m_bias[static_cast<std::size_t>(t)] = 0.0f;
@@ -115,6 +136,7 @@ const std::vector<float>& CoupletPolicy::stepBias()
             addBias(e.token, m_biases.alignWeight * e.score);
     if (shaping) addLengthBias();
     if (preferring) addKeywordBias();
+    if (wording) addBigramBias();
     return m_bias;
 }
 

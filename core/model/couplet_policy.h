@@ -16,6 +16,7 @@ class CoupletModelImpl;
 struct DecodingBiases {
     float alignWeight = 0;  // 对仗 fusion
     float lengthBias = 0;   // the line-end bias of fixed lengths
+    float bigramWeight = 0; // characters seen after the previous one (the model's bigrams.tsv)
     float keywordBonus = 0; // logits for starting a missing keyword in the 上联 (3x for continuing one)
     std::vector<std::vector<int>> keywords;
     // The lines of the theme example the prompt holds (example_index.h): a
@@ -54,6 +55,8 @@ private:
     // back one position before the end and favoured at the end, so that the
     // line does not close early and leave its last character to be padded.
     void addLengthBias();
+    // Favours the characters real lines write after the line's last one.
+    void addBigramBias();
     // Favours the keywords the 上联 lacks: the next character of one it ends
     // with, else their first characters.
     void addKeywordBias();

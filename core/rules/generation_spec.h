@@ -48,6 +48,7 @@ struct GenerationSpec {
     bool themeExample = true;
     bool rerank = true;          // rank by CoupletScorer (4x sampled by default), else by the model's score alone
     float alignWeight = -1.0f;   // 对仗 fusion weight; negative = the model's default (align.tsv), 0 = off
+    float bigramWeight = -1.0f;  // favouring characters seen after the previous one (bigrams.tsv); negative = the model's default, 0 = off
     float lengthBias = -1.0f;    // weight of the line-end bias of fixed lengths; negative = default, 0 = off
     float keywordBonus = -1.0f;  // logits favouring missing keywords in the 上联; negative = default, 0 = off
     float backwardWeight = -1.0f; // reranking: weight of the couplet read backwards; negative = default, 0 = off

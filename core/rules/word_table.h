@@ -33,6 +33,13 @@ public:
     // marks); a character the table lacks stands alone.
     std::vector<int> segment(std::u32string_view clause) const;
 
+    // Calls f(a, b) for every two-character word.
+    template <class F> void forEachPair(F&& f) const
+    {
+        for (const auto& entry : m_words)
+            if (entry.first.size() == 2) f(entry.first[0], entry.first[1]);
+    }
+
     static constexpr int kMaxWord = 4;
 
 private:

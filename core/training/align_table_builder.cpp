@@ -40,4 +40,17 @@ AlignTable buildAlignTable(const TrainingData& data, const AlignTable::BuildOpti
     return table;
 }
 
+BigramTable buildBigramTable(const TrainingData& data, std::uint32_t minCount, double weight)
+{
+    BigramTable table;
+    for (const auto& source : data.sources())
+        for (const auto& pair : source.train) {
+            table.addLine(pair.upper);
+            table.addLine(pair.lower);
+        }
+    table.prune(minCount);
+    table.setDefaultWeight(weight);
+    return table;
+}
+
 } // namespace couplet

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "align_table.h"
+#include "bigram_table.h"
 #include "training_data.h"
 
 #include <filesystem>
@@ -11,5 +12,9 @@ namespace couplet {
 // training split only: validation pairs never reach the table) and prunes the
 // counts as `options` say.
 AlignTable buildAlignTable(const TrainingData& data, const AlignTable::BuildOptions& options);
+
+// Counts the adjacent characters of both lines of every training pair of
+// `data` (the training split only), keeping pairs seen minCount times or more.
+BigramTable buildBigramTable(const TrainingData& data, std::uint32_t minCount, double weight);
 
 } // namespace couplet

@@ -33,6 +33,7 @@ COUPLET_TEST(everySettingOfARowReachesTheWorker)
     spec.lengthBias = 0.0f;
     spec.keywordBonus = 2.5f;
     spec.judgeWeight = 0.25f;
+    spec.bigramWeight = 2.5f;
     spec.sampling.temperature = 0.6f;
     spec.sampling.topK = 12;
     spec.sampling.topP = 0.8f;
@@ -55,6 +56,7 @@ COUPLET_TEST(everySettingOfARowReachesTheWorker)
     CHECK_EQ(back.lengthBias, 0.0f);
     CHECK_EQ(back.keywordBonus, 2.5f);
     CHECK_EQ(back.judgeWeight, 0.25f);
+    CHECK_EQ(back.bigramWeight, 2.5f);
     CHECK_EQ(back.sampling.temperature, 0.6f);
     CHECK_EQ(back.sampling.topK, 12);
     CHECK_EQ(back.sampling.topP, 0.8f);
