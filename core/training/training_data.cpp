@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 
 namespace couplet {
@@ -27,6 +28,33 @@ WritingStyle styleOfSource(const std::string& name)
     if (name.rfind("verse", 0) == 0) return WritingStyle::Verse;
     if (name == "classical") return WritingStyle::Classical;
     return WritingStyle::Modern;
+}
+
+// couplets/mix.txt, when a data folder has one: "name<TAB>weight[<TAB>hengpi]"
+// lines that set how often a corpus file (couplets/name.tsv) is drawn, and
+// whether its pairs get synthetic 横批 as modern.tsv's do. Files it does not
+// name keep the built-in weights.
+std::map<std::string, std::pair<double, bool>> readMix(const std::filesystem::path& path)
+{
+    std::map<std::string, std::pair<double, bool>> mix;
+    std::ifstream in(path);
+    if (!in) return mix;
+    std::string line;
+    int lineNo = 0;
+    while (std::getline(in, line)) {
+        ++lineNo;
+        if (line.empty() || line[0] == '#') continue;
+        std::istringstream fields(line);
+        std::string name, flag;
+        double weight = -1;
+        const bool read = static_cast<bool>(fields >> name >> weight);
+        fields >> flag;
+        if (!read || !(weight >= 0) || (!flag.empty() && flag != "hengpi"))
+            throw std::runtime_error(path.string() + ": line " + std::to_string(lineNo)
+                                     + ": expected \"name<TAB>weight[<TAB>hengpi]\" with a weight of 0 or more");
+        mix[name] = {weight, flag == "hengpi"};
+    }
+    return mix;
 }
 
 bool usableLine(const std::u32string& line)
@@ -102,6 +130,7 @@ TrainingData TrainingData::load(const std::filesystem::path& dataDir, double val
     std::sort(files.begin(), files.end());
     if (files.empty()) throw std::runtime_error(couplets.string() + ": no .tsv files");
 
+    const auto mix = readMix(couplets / "mix.txt");
     TrainingData data;
     std::mt19937_64 rng(20260129);
     for (const auto& file : files) {
@@ -109,6 +138,10 @@ TrainingData TrainingData::load(const std::filesystem::path& dataDir, double val
         src.name = file.stem().string();
         src.weight = weightFor(src.name);
         src.withHengpi = src.name == "modern";
+        if (const auto it = mix.find(src.name); it != mix.end()) {
+            src.weight = it->second.first;
+            src.withHengpi = it->second.second;
+        }
         auto pairs = readPairs(file, static_cast<int>(data.m_sources.size()), data.m_skipped);
         for (auto& p : pairs) p.style = styleOfSource(src.name);
         std::shuffle(pairs.begin(), pairs.end(), rng);

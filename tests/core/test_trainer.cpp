@@ -290,3 +290,31 @@ COUPLET_TEST(styleTokensOfAVocabularyFileReadBackAndOthersAreRefused)
     std::ofstream(root / "vocab.txt", std::ios::app) << "秋\n";
     CHECK_THROWS(Vocab::load(root / "vocab.txt"), "a character after the style tokens");
 }
+
+// A data folder's couplets/mix.txt sets how often each corpus file is drawn
+// (and whether it gets synthetic 横批); files it does not name keep the built-in
+// weights, and a file added after the others leaves their validation split alone.
+COUPLET_TEST(aDataFoldersMixFileSetsTheWeightsOfItsCorpora)
+{
+    const auto root = testing::freshTempDir("trainer-mix");
+    const auto data = testing::writeTinyDataFolder(root / "data", 200);
+    const auto before = TrainingData::load(data, 0.1);
+    writePairs(data, "x-festive", {"新春福满门\t瑞雪兆丰年", "福临家\t祥到户"});
+    std::ofstream(data / "couplets" / "mix.txt") << "# the festive pairs twice as often\nx-festive\t0.3\thengpi\n";
+    const auto mixed = TrainingData::load(data, 0.1);
+    CHECK_EQ(mixed.sources().size(), before.sources().size() + 1);
+    for (std::size_t s = 0; s < before.sources().size(); ++s) {
+        CHECK_EQ(mixed.sources()[s].weight, before.sources()[s].weight);
+        const auto& a = before.sources()[s].valid;
+        const auto& b = mixed.sources()[s].valid;
+        CHECK_EQ(a.size(), b.size());
+        for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) CHECK(a[i].upper == b[i].upper);
+    }
+    const auto& festive = mixed.sources().back();
+    CHECK_EQ(festive.name, std::string("x-festive"));
+    CHECK_EQ(festive.weight, 0.3);
+    CHECK(festive.withHengpi);
+
+    std::ofstream(data / "couplets" / "mix.txt") << "x-festive\tmuch\n";
+    CHECK_THROWS(TrainingData::load(data, 0.1), "mix.txt: line 1: expected \"name<TAB>weight[<TAB>hengpi]\"");
+}
