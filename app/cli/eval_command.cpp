@@ -237,7 +237,7 @@ void printHelp()
                  "  A model with theme examples (<ex>) reads the one its examples.tsv gives each prompt, unless --no-example.\n"
                  "couplet eval --prompts FILE.tsv [--count N] [--seeds N] [--keywords-must-appear] [--no-rerank] [--year YYYY]\n"
                  "             [--style NAME] [--no-example]\n"
-                 "             [--align-weight W] [--length-bias B] [--keyword-bonus K] [--backward-weight W] [--judge-weight W] [--bigram-weight W]\n"
+                 "             [--align-weight W] [--length-bias B] [--keyword-bonus K] [--backward-weight W] [--judge-weight W] [--bigram-weight W] [--allow-torn-keywords]\n"
                  "             [--json FILE]\n"
                  "             [--temperature T] [--top-k K] [--top-p P] [--repetition-penalty R]\n"
                  "  writes every prompt of a judged set (group<TAB>mode<TAB>text<TAB>length lines) and reports\n"

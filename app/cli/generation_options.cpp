@@ -37,6 +37,7 @@ void DecodingWeights::applyTo(GenerationSpec& spec) const
     spec.backwardWeight = backward;
     spec.judgeWeight = judge;
     spec.bigramWeight = bigram;
+    spec.wholeKeywords = !allowTornKeywords;
 }
 
 DecodingWeights takeDecodingWeights(Args& args, KeywordBonusFlag keywordBonus)
@@ -48,6 +49,7 @@ DecodingWeights takeDecodingWeights(Args& args, KeywordBonusFlag keywordBonus)
     w.backward = weightOption(args, "backward-weight", w.backward);
     w.judge = weightOption(args, "judge-weight", w.judge);
     w.bigram = weightOption(args, "bigram-weight", w.bigram);
+    w.allowTornKeywords = args.flag("allow-torn-keywords");
     return w;
 }
 
@@ -145,6 +147,8 @@ std::string decodingOptionsHelp(const DecodingHelp& meaning, std::size_t width)
         {"--align-weight W", "对仗 fusion weight (default: the model's align.tsv; 0 = off)"},
         {"--bigram-weight W", "favour characters that real lines write after the previous one, against made-up words "
                               "(default: the model's bigrams.tsv; 0 = off)"},
+        {"--allow-torn-keywords", "let a keyword stand torn across words (王乔迁: 王乔 / 迁), penalised by the rerank only; "
+                                  "by default the character that would tear it is held back"},
         {"--length-bias B", "weight of the line-end bias for fixed lengths (0 = off)"},
         {"--keyword-bonus K", "logits favouring keywords the 上联 lacks (0 = off)"},
         {"--backward-weight W", "reranking: weight of the couplet read backwards, the 上联 as the answer to the 下联 (default 0 = off)"},

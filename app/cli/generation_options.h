@@ -14,6 +14,7 @@ namespace couplet::cli {
 // mean that default, so it is refused by name (UsageError).
 struct DecodingWeights {
     float align = -1, lengthBias = -1, keywordBonus = -1, backward = -1, judge = -1, bigram = -1;
+    bool allowTornKeywords = false; // --allow-torn-keywords
     void applyTo(GenerationSpec& spec) const;
 };
 enum class KeywordBonusFlag { Taken, NotTaken };

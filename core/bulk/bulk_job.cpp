@@ -116,6 +116,7 @@ std::string BulkJob::describeOptions() const
         + (d.backwardWeight >= 0 ? ";backwardWeight=" + std::to_string(d.backwardWeight) : std::string())
         + (d.judgeWeight >= 0 ? ";judgeWeight=" + std::to_string(d.judgeWeight) : std::string())
         + (d.bigramWeight >= 0 ? ";bigramWeight=" + std::to_string(d.bigramWeight) : std::string())
+        + (d.wholeKeywords ? std::string() : ";tornKeywords=1")
         + (d.embedAt != 1 ? ";embedAt=" + std::to_string(d.embedAt) : std::string())
         + (d.script != OutputScript::Simplified ? ";script=" + std::string(outputScriptName(d.script)) : std::string())
         + (d.style.empty() ? std::string() : ";style=" + d.style);

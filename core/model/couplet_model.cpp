@@ -264,6 +264,12 @@ std::shared_ptr<const CoupletModel> CoupletModel::load(const std::filesystem::pa
 
     if (std::filesystem::exists(dir / "words.tsv"))
         attempt(dir / "words.tsv", [&] { m->words = WordTable::load(dir / "words.tsv"); });
+    // The 横批 list's blessings are words too (五福临门, 生意兴隆): jieba's dictionary
+    // lacks some, and splits them (五 / 福临 / 门) as if they tore the keyword 五福.
+    if (!m->words.empty())
+        for (const auto& p : m->hengpi.phrases())
+            if (!m->words.find(p.text)) m->words.add(p.text, 100, 'i');
+    m->wholeKeywords.build(m->words, m->vocab);
     if (std::filesystem::exists(dir / "bigrams.tsv"))
         attempt(dir / "bigrams.tsv", [&] {
             m->bigrams = std::make_unique<BigramTable>(BigramTable::load(dir / "bigrams.tsv"));
@@ -464,6 +470,7 @@ std::unique_ptr<TokenPolicy> CoupletModel::makePolicy(const GenerationSpec& spec
                                                            : static_cast<float>(m.align->defaultWeight());
     biases.bigramWeight = spec.bigramWeight >= 0 || !m.bigrams ? std::max(0.0f, spec.bigramWeight)
                                                              : static_cast<float>(m.bigrams->defaultWeight());
+    biases.wholeKeywords = spec.wholeKeywords && !m.wholeKeywords.empty();
     biases.lengthBias = spec.lengthBias >= 0 ? spec.lengthBias : kLengthBias;
     biases.keywordBonus = spec.keywordBonus >= 0 ? spec.keywordBonus : kKeywordBonus;
     return std::make_unique<CoupletPolicy>(m, std::move(prompt), std::move(c), sampling, std::move(theme), std::move(biases));

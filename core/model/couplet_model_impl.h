@@ -2,6 +2,7 @@
 
 #include "align_table.h"
 #include "bigram_table.h"
+#include "whole_keywords.h"
 #include "example_index.h"
 #include "couplet_constraints.h"
 #include "couplet_judge.h"
@@ -37,6 +38,7 @@ public:
     // bigrams.tsv when the folder has one (with words.tsv's two-character
     // words): the characters that follow each other in real lines.
     std::unique_ptr<BigramTable> bigrams;
+    WholeKeywords wholeKeywords;       // built from words.tsv; empty without one
     ThemeLexicon themes;               // themes.tsv (reranking's theme term); empty without one
     // examples.tsv, for a model with <ex> (Vocab::exampleToken): the theme
     // examples read before the prompt. Empty otherwise.

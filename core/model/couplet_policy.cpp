@@ -175,6 +175,8 @@ int CoupletPolicy::choose(std::span<const float> logits)
     // Buffers kept across steps: a masked step copies the logits, never allocates.
     m_banned.assign(m_keptOut.begin(), m_keptOut.end());
     if (!m_biases.exampleLines.empty()) banExampleCopies(m_banned);
+    if (m_biases.wholeKeywords && m_constraints.segment() != Segment::Hengpi)
+        for (const auto& k : m_biases.keywords) m_model.wholeKeywords.tornNext(m_constraints.currentLine(), k, m_banned);
     if (!m_banned.empty()) {
         m_masked.assign(logits.begin(), logits.end());
         for (int t : m_banned) m_masked[static_cast<std::size_t>(t)] = -1e9f;

@@ -17,6 +17,7 @@ struct DecodingBiases {
     float alignWeight = 0;  // 对仗 fusion
     float lengthBias = 0;   // the line-end bias of fixed lengths
     float bigramWeight = 0; // characters seen after the previous one (the model's bigrams.tsv)
+    bool wholeKeywords = false; // hold back characters that would tear a keyword (whole_keywords.h)
     float keywordBonus = 0; // logits for starting a missing keyword in the 上联 (3x for continuing one)
     std::vector<std::vector<int>> keywords;
     // The lines of the theme example the prompt holds (example_index.h): a

@@ -33,6 +33,9 @@ struct GenerationSpec {
     bool tonePattern = false;    // 上联 ends on 仄, 下联 on 平
     bool freeHengpi = false;     // 横批 generated freely instead of from the phrase list
     bool keywordsMustAppear = false; // every keyword in the 上联, by constrained decoding
+    // A keyword is never written torn across words (乔迁 in 王乔迁, 家和 in 千家和睦),
+    // by the model's words.tsv; false = the rerank's penalty only.
+    bool wholeKeywords = true;
     bool mixedZodiac = false;    // more than one year animal may appear (辞旧迎新); by default one
     // The year the couplet is for (2027 = 羊年; 0 = none): its animal is the couplet's one year
     // animal when the prompt names none, so that no other (金猴, 龙年) is written, and the 横批's

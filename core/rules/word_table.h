@@ -33,11 +33,17 @@ public:
     // marks); a character the table lacks stands alone.
     std::vector<int> segment(std::u32string_view clause) const;
 
+    // Calls f(word) for every word.
+    template <class F> void forEachWord(F&& f) const
+    {
+        for (const auto& entry : m_words) f(std::u32string_view(entry.first));
+    }
     // Calls f(a, b) for every two-character word.
     template <class F> void forEachPair(F&& f) const
     {
-        for (const auto& entry : m_words)
-            if (entry.first.size() == 2) f(entry.first[0], entry.first[1]);
+        forEachWord([&](std::u32string_view w) {
+            if (w.size() == 2) f(w[0], w[1]);
+        });
     }
 
     static constexpr int kMaxWord = 4;

@@ -23,9 +23,8 @@ int looseCharactersOf(const WordTable& table, std::u32string_view line)
     return loose;
 }
 
-// Whether `keyword` stands in `line` torn: a word of the line's split holds
-// part of it and part of what is around it (万家 / 和气 tears 家和). A word
-// that holds it whole (生意兴隆 for 生意) keeps it.
+} // namespace
+
 bool tearsKeyword(const WordTable& table, std::u32string_view line, std::u32string_view keyword)
 {
     for (const auto clause : clausesOf(line)) {
@@ -44,8 +43,6 @@ bool tearsKeyword(const WordTable& table, std::u32string_view line, std::u32stri
     }
     return false;
 }
-
-} // namespace
 
 WordTerms wordTermsOf(const WordTable& table, std::u32string_view upper, std::u32string_view lower,
                       const std::vector<std::u32string>& keywords)

@@ -22,6 +22,12 @@ struct WordTerms {
     double matchedWords = 0.5;
 };
 
+// Whether `keyword` stands in `line` torn: a word of the line's split holds
+// part of it and part of what is around it (万家 / 和气 tears 家和). A word
+// that holds it whole (生意兴隆 for 生意) keeps it. The first occurrence in
+// each clause is read.
+bool tearsKeyword(const WordTable& table, std::u32string_view line, std::u32string_view keyword);
+
 WordTerms wordTermsOf(const WordTable& table, std::u32string_view upper, std::u32string_view lower,
                       const std::vector<std::u32string>& keywords);
 

@@ -34,6 +34,7 @@ COUPLET_TEST(everySettingOfARowReachesTheWorker)
     spec.keywordBonus = 2.5f;
     spec.judgeWeight = 0.25f;
     spec.bigramWeight = 2.5f;
+    spec.wholeKeywords = false;
     spec.sampling.temperature = 0.6f;
     spec.sampling.topK = 12;
     spec.sampling.topP = 0.8f;
@@ -57,6 +58,7 @@ COUPLET_TEST(everySettingOfARowReachesTheWorker)
     CHECK_EQ(back.keywordBonus, 2.5f);
     CHECK_EQ(back.judgeWeight, 0.25f);
     CHECK_EQ(back.bigramWeight, 2.5f);
+    CHECK(!back.wholeKeywords);
     CHECK_EQ(back.sampling.temperature, 0.6f);
     CHECK_EQ(back.sampling.topK, 12);
     CHECK_EQ(back.sampling.topP, 0.8f);
