@@ -3,6 +3,9 @@
 #include "model_options.h"
 
 #include "couplet_check.h"
+#include "couplet_judge.h"
+#include "word_table.h"
+#include "word_terms.h"
 #include "align_table.h"
 #include "couplet_model.h"
 #include "tone_table.h"
@@ -15,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iomanip>
@@ -68,7 +72,7 @@ std::vector<JudgedPrompt> readPrompts(const std::filesystem::path& path)
 }
 
 struct PromptScores {
-    std::size_t outputs = 0, valid = 0, keywordOutputs = 0, covered = 0, forcedEnds = 0, prompts = 0;
+    std::size_t outputs = 0, valid = 0, keywordOutputs = 0, covered = 0, torn = 0, forcedEnds = 0, prompts = 0;
     double tone = 0, distinct = 0, seconds = 0;
 };
 
@@ -80,6 +84,7 @@ void printSummary(const PromptScores& s, std::size_t requests)
               << "format valid           " << 100.0 * double(s.valid) / n << " %\n"
               << "keyword coverage       " << 100.0 * double(s.covered) / std::max<double>(1, double(s.keywordOutputs))
               << " %  (every keyword present; " << s.keywordOutputs << " outputs with keywords)\n"
+              << "keywords torn          " << s.torn << "  (outputs with a keyword torn across words, by the model's words.tsv)\n"
               << "平仄 score             " << 100.0 * s.tone / n << " %\n"
               << "last character forced  " << 100.0 * double(s.forcedEnds) / n << " %\n"
               << "distinct-2             " << 100.0 * s.distinct / std::max<double>(1, double(s.prompts)) << " %\n"
@@ -138,6 +143,10 @@ void evalPrompt(const CoupletModel& model, Decoder& decoder, JudgedPrompt& p, co
             if (!keywords.empty()) {
                 ++s.keywordOutputs;
                 s.covered += CoupletScorer::keywordCoverage(up, down, keywords) == 1.0;
+                if (const WordTable* words = model.judgeTables().words; words && !words->empty())
+                    s.torn += std::any_of(keywords.begin(), keywords.end(), [&](const std::u32string& k) {
+                        return k.size() >= 2 && (tearsKeyword(*words, up, k) || tearsKeyword(*words, down, k));
+                    });
             }
             lines.push_back(up);
             lines.push_back(down);
