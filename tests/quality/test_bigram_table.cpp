@@ -166,3 +166,26 @@ COUPLET_TEST(theShippedModelWritesFewerUnseenPairsWithTheBias)
     CHECK(rareOn * 2 <= rareOff);
     CHECK(keptOn + n / 10 >= keptOff);
 }
+
+// A 嵌名 couplet is written without the bias unless asked for it: the same
+// couplets as with weight 0, and others with the weight given.
+COUPLET_TEST(aNamedCoupletIsWrittenWithoutTheBiasByDefault)
+{
+    GenerationSpec spec;
+    spec.mode = PromptMode::Acrostic;
+    spec.acrostic = "金玉";
+    spec.length = 7;
+    spec.year = 2027;
+    const auto byDefault = sample(spec, 16);
+    spec.bigramWeight = 0;
+    const auto off = sample(spec, 16);
+    spec.bigramWeight = 3;
+    const auto on = sample(spec, 16);
+    int same = 0, differ = 0;
+    for (std::size_t i = 0; i < off.size(); ++i) {
+        same += byDefault[i].upper == off[i].upper && byDefault[i].lower == off[i].lower;
+        differ += on[i].upper != off[i].upper || on[i].lower != off[i].lower;
+    }
+    CHECK_EQ(same, 16);
+    CHECK(differ >= 4);
+}
