@@ -3,9 +3,7 @@
 // 良彩), on the shipped model.
 #include "bigram_table.h"
 #include "couplet_model.h"
-#include "couplet_model_generator.h"
-#include "generate.h"
-#include "scheduler.h"
+#include "shipped_samples.h"
 #include "utf8.h"
 #include "vocab.h"
 #include "word_table.h"
@@ -39,31 +37,6 @@ std::string loadError(const std::string& name, const std::string& text)
     }
     std::filesystem::remove(path);
     return {};
-}
-
-std::shared_ptr<const CoupletModel> shipped()
-{
-    static auto model = CoupletModel::load(CoupletModel::defaultModelDir(), DeviceOptions{"cpu", false, 2});
-    return model;
-}
-
-// `n` sampled couplets of `spec` (seeds 1..n), as "上联 下联".
-std::vector<Couplet> sample(GenerationSpec spec, int n)
-{
-    const CoupletModelGenerator generator(shipped());
-    auto decoder = generator.makeDecoder();
-    Scheduler scheduler(*decoder, SchedulerSettings{32, 0, 4096});
-    std::vector<Couplet> out;
-    for (int i = 0; i < n; ++i) {
-        spec.sampling.seed = static_cast<std::uint64_t>(i + 1);
-        SequenceRequest r;
-        r.policy = generator.makePolicy(spec, 0);
-        const TokenPolicy* policy = r.policy.get();
-        r.onFinish = [&, policy](const SequenceResult&) { out.push_back(generator.coupletOf(*policy)); };
-        scheduler.submit(std::move(r));
-    }
-    runToCompletion(scheduler);
-    return out;
 }
 
 } // namespace
@@ -143,9 +116,9 @@ COUPLET_TEST(theShippedModelWritesFewerUnseenPairsWithTheBias)
         spec.length = std::string(keywords) == "平安" ? 5 : 7;
         spec.year = 2027;
         spec.bigramWeight = 0;
-        const auto off = sample(spec, 24);
+        const auto off = testing::sampleShipped(spec, 24);
         spec.bigramWeight = -1; // the model's default
-        const auto on = sample(spec, 24);
+        const auto on = testing::sampleShipped(spec, 24);
         CHECK_EQ(off.size(), on.size());
         for (std::size_t i = 0; i < off.size(); ++i, ++n) {
             rareOff += table.rarePairs(vocab.encode(off[i].upper), 0.5f) + table.rarePairs(vocab.encode(off[i].lower), 0.5f);
@@ -176,11 +149,11 @@ COUPLET_TEST(aNamedCoupletIsWrittenWithoutTheBiasByDefault)
     spec.acrostic = "金玉";
     spec.length = 7;
     spec.year = 2027;
-    const auto byDefault = sample(spec, 16);
+    const auto byDefault = testing::sampleShipped(spec, 16);
     spec.bigramWeight = 0;
-    const auto off = sample(spec, 16);
+    const auto off = testing::sampleShipped(spec, 16);
     spec.bigramWeight = 3;
-    const auto on = sample(spec, 16);
+    const auto on = testing::sampleShipped(spec, 16);
     int same = 0, differ = 0;
     for (std::size_t i = 0; i < off.size(); ++i) {
         same += byDefault[i].upper == off[i].upper && byDefault[i].lower == off[i].lower;

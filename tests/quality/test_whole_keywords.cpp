@@ -2,9 +2,7 @@
 // 新居 in 新居士): the rule on a small word table, and on the shipped model.
 #include "couplet_judge.h"
 #include "couplet_model.h"
-#include "couplet_model_generator.h"
-#include "generate.h"
-#include "scheduler.h"
+#include "shipped_samples.h"
 #include "utf8.h"
 #include "vocab.h"
 #include "whole_keywords.h"
@@ -45,30 +43,6 @@ struct Small {
     }
 };
 
-std::shared_ptr<const CoupletModel> shipped()
-{
-    static auto model = CoupletModel::load(CoupletModel::defaultModelDir(), DeviceOptions{"cpu", false, 2});
-    return model;
-}
-
-std::vector<Couplet> sample(GenerationSpec spec, int n)
-{
-    const CoupletModelGenerator generator(shipped());
-    auto decoder = generator.makeDecoder();
-    Scheduler scheduler(*decoder, SchedulerSettings{32, 0, 4096});
-    std::vector<Couplet> out;
-    for (int i = 0; i < n; ++i) {
-        spec.sampling.seed = static_cast<std::uint64_t>(i + 1);
-        SequenceRequest r;
-        r.policy = generator.makePolicy(spec, 0);
-        const TokenPolicy* policy = r.policy.get();
-        r.onFinish = [&, policy](const SequenceResult&) { out.push_back(generator.coupletOf(*policy)); };
-        scheduler.submit(std::move(r));
-    }
-    runToCompletion(scheduler);
-    return out;
-}
-
 } // namespace
 
 COUPLET_TEST(theCharacterThatWouldTearAKeywordIsHeldBack)
@@ -92,7 +66,7 @@ COUPLET_TEST(theCharacterThatWouldTearAKeywordIsHeldBack)
 // keyword (the same word table): many torn without it, none or nearly none with it.
 COUPLET_TEST(theShippedModelWritesItsKeywordsWhole)
 {
-    const auto model = shipped();
+    const auto model = testing::shippedModel();
     const WordTable& words = *model->judgeTables().words;
     CHECK(!words.empty());
     int tornOff = 0, tornOn = 0, keptOff = 0, keptOn = 0, n = 0;
@@ -102,9 +76,9 @@ COUPLET_TEST(theShippedModelWritesItsKeywordsWhole)
         spec.length = 7;
         spec.year = 2027;
         spec.wholeKeywords = false;
-        const auto off = sample(spec, 32);
+        const auto off = testing::sampleShipped(spec, 32);
         spec.wholeKeywords = true;
-        const auto on = sample(spec, 32);
+        const auto on = testing::sampleShipped(spec, 32);
         CHECK_EQ(off.size(), on.size());
         for (std::size_t i = 0; i < off.size(); ++i, ++n) {
             std::istringstream split(keywords);
