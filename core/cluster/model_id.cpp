@@ -40,6 +40,18 @@ std::string modelIdOf(const std::filesystem::path& dir)
         }
         hashFile(file, hash);
     }
+    // The decoding and reranking tables decide the couplet as much as the
+    // weights: a worker whose folder lacks one (or has another) writes other
+    // couplets. Each is hashed with its name, so that having it counts.
+    for (const char* name : {"align.tsv", "bigrams.tsv", "words.tsv", "themes.tsv", "judge.bin", "examples.tsv", "styles.txt"}) {
+        const auto file = dir / name;
+        if (!std::filesystem::exists(file)) continue;
+        for (const char* c = name; *c; ++c) {
+            hash ^= static_cast<unsigned char>(*c);
+            hash *= kFnvPrime;
+        }
+        hashFile(file, hash);
+    }
     const auto normal = dir.lexically_normal();
     std::string folder = (normal.has_filename() ? normal : normal.parent_path()).filename().string();
     char hex[17];
