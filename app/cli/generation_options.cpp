@@ -147,7 +147,7 @@ std::string decodingOptionsHelp(const DecodingHelp& meaning, std::size_t width)
         {"--align-weight W", "对仗 fusion weight (default: the model's align.tsv; 0 = off)"},
         {"--bigram-weight W", "favour characters that real lines write after the previous one, against made-up words "
                               "(default: the model's bigrams.tsv; 0 = off)"},
-        {"--allow-torn-keywords", "let a keyword stand torn across words (王乔迁: 王乔 / 迁), penalised by the rerank only; "
+        {"--allow-torn-keywords", "let a keyword stand torn across words (新居士: 新 / 居士), penalised by the rerank only; "
                                   "by default the character that would tear it is held back"},
         {"--length-bias B", "weight of the line-end bias for fixed lengths (0 = off)"},
         {"--keyword-bonus K", "logits favouring keywords the 上联 lacks (0 = off)"},

@@ -33,7 +33,7 @@ struct GenerationSpec {
     bool tonePattern = false;    // 上联 ends on 仄, 下联 on 平
     bool freeHengpi = false;     // 横批 generated freely instead of from the phrase list
     bool keywordsMustAppear = false; // every keyword in the 上联, by constrained decoding
-    // A keyword is never written torn across words (乔迁 in 王乔迁, 家和 in 千家和睦),
+    // A keyword is never written torn across words (新居 in 新居士, 家和 in 千家和睦),
     // by the model's words.tsv; false = the rerank's penalty only.
     bool wholeKeywords = true;
     bool mixedZodiac = false;    // more than one year animal may appear (辞旧迎新); by default one

@@ -18,7 +18,8 @@ class WordTable;
 //   - the line ends with the keyword and the character makes a word with its
 //     last part (居 + 士, 榜 + 样),
 // unless the line's last three characters would start a four-character word
-// that holds the keyword (五福临 of 五福临门, 生意兴 of 生意兴隆).
+// that holds the keyword (五福临 of 五福临门, 生意兴 of 生意兴隆). A word the
+// table lacks is not seen: it has no 王乔, so 王乔迁 reads 王 / 乔迁.
 class WholeKeywords {
 public:
     // Indexes `words` for `vocab`; both must outlive this object.

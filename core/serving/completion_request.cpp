@@ -220,6 +220,14 @@ void applyCouplet(const json& c, ParsedPrompt& p)
     spec.freeHengpi = boolField(c, "free_hengpi", spec.freeHengpi, path);
     spec.keywordsMustAppear = boolField(c, "keywords_must_appear", spec.keywordsMustAppear, path);
     spec.mixedZodiac = boolField(c, "mixed_zodiac", spec.mixedZodiac, path);
+    spec.wholeKeywords = !boolField(c, "allow_torn_keywords", !spec.wholeKeywords, path);
+    if (const json* w = field(c, "bigram_weight")) {
+        if (!w->is_number()) wrongType(path + "bigram_weight", "a number", *w);
+        const double x = w->get<double>();
+        if (!(x >= 0 && x <= 20))
+            invalid(path + "bigram_weight", "'" + path + "bigram_weight' must be between 0 (off) and 20, got " + w->dump());
+        spec.bigramWeight = static_cast<float>(x);
+    }
     // The year defaults to the coming Spring Festival's (itemFor); null or 0 says none.
     const auto year = c.find("year");
     spec.year = year != c.end() && year->is_null() ? 0 : static_cast<int>(integerField(c, "year", spec.year, 0, kMaxYear, path));

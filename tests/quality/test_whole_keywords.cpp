@@ -1,5 +1,5 @@
-// A keyword is never written torn across words (乔迁 in 王乔迁, 家和 in 千家和睦,
-// 新居 in 新居士): the rule on a small word table, and on the shipped model.
+// A keyword is never written torn across words (新居 in 新居士, 家和 in 千家和睦,
+// 金榜 in 金榜样), by the word table: the rule on a small word table, and on the shipped model.
 #include "couplet_judge.h"
 #include "couplet_model.h"
 #include "shipped_samples.h"

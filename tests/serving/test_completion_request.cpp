@@ -88,6 +88,13 @@ COUPLET_TEST(coupletObjectOverridesTheParse)
     CHECK(r.prompts[0].parsed.spec.style.empty()); // the model's default
     r = CompletionRequestParser::parse(R"({"prompt":"关于开业","couplet":{"style":"modern"}})", Endpoint::Completions);
     CHECK_EQ(r.prompts[0].parsed.spec.style, std::string("modern"));
+    // The decoding rules against made-up words and torn keywords: the model's default unless asked.
+    CHECK(r.prompts[0].parsed.spec.bigramWeight < 0);
+    CHECK(r.prompts[0].parsed.spec.wholeKeywords);
+    r = CompletionRequestParser::parse(R"({"prompt":"关于开业","couplet":{"bigram_weight":0,"allow_torn_keywords":true}})",
+                                       Endpoint::Completions);
+    CHECK_EQ(r.prompts[0].parsed.spec.bigramWeight, 0.0f);
+    CHECK(!r.prompts[0].parsed.spec.wholeKeywords);
 }
 
 COUPLET_TEST(coupletObjectEmbedsANameAtAPosition)
@@ -231,6 +238,9 @@ COUPLET_TEST(wrongTypesNameTheField)
         {R"({"prompt":"龙年","couplet":{"year":-2027}})", "couplet.year"},
         {R"({"prompt":"龙年","couplet":{"style":"autumn"}})", "couplet.style"},
         {R"({"prompt":"龙年","couplet":{"style":1}})", "couplet.style"},
+        {R"({"prompt":"龙年","couplet":{"bigram_weight":"strong"}})", "couplet.bigram_weight"},
+        {R"({"prompt":"龙年","couplet":{"bigram_weight":-1}})", "couplet.bigram_weight"},
+        {R"({"prompt":"龙年","couplet":{"allow_torn_keywords":"yes"}})", "couplet.allow_torn_keywords"},
         {R"({"messages":"hi"})", "messages"},
     };
     for (const auto& [body, field] : cases) {
