@@ -1,5 +1,6 @@
 #include "align_table.h"
 
+#include "table_header.h"
 #include "utf8.h"
 #include "vocab.h"
 
@@ -13,11 +14,6 @@
 namespace couplet {
 namespace {
 
-[[noreturn]] void badLine(const std::filesystem::path& path, int lineNo, const std::string& what)
-{
-    throw std::runtime_error(path.string() + ": line " + std::to_string(lineNo) + ": " + what);
-}
-
 char32_t singleChar(const std::string& text)
 {
     std::u32string c;
@@ -27,24 +23,6 @@ char32_t singleChar(const std::string& text)
         return 0;
     }
     return c.size() == 1 ? c[0] : 0;
-}
-
-// "key=value" fields of the header line.
-std::map<std::string, double> headerFields(const std::string& line)
-{
-    std::map<std::string, double> out;
-    std::istringstream in(line.substr(1));
-    std::string field;
-    while (in >> field) {
-        const auto eq = field.find('=');
-        if (eq == std::string::npos || field.compare(0, eq, "score") == 0) continue; // score= is a word
-        try {
-            out[field.substr(0, eq)] = std::stod(field.substr(eq + 1));
-        } catch (const std::exception&) {
-            throw std::runtime_error("\"" + field + "\" is not key=number");
-        }
-    }
-    return out;
 }
 
 } // namespace
@@ -132,10 +110,10 @@ AlignTable AlignTable::load(const std::filesystem::path& path)
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (lineNo == 1) {
             if (line.empty() || line[0] != '@')
-                badLine(path, lineNo, "expected the header \"@ positions=N lines=L alpha=A weight=W\"");
-            auto fields = headerFields(line);
+                badTableLine(path, lineNo, "expected the header \"@ positions=N lines=L alpha=A weight=W\"");
+            auto fields = tableHeaderFields(line, path, lineNo, {"score"}); // score= is a word
             if (!fields.count("positions") || !fields.count("lines") || !fields.count("alpha") || !(fields["alpha"] > 0))
-                badLine(path, lineNo, "the header needs positions=N, lines=L and alpha=A (A > 0)");
+                badTableLine(path, lineNo, "the header needs positions=N, lines=L and alpha=A (A > 0)");
             table.m_positions = static_cast<std::int64_t>(fields["positions"]);
             table.m_lines = static_cast<std::int64_t>(fields["lines"]);
             table.m_alpha = fields["alpha"];
@@ -148,12 +126,12 @@ AlignTable AlignTable::load(const std::filesystem::path& path)
         std::string a, entries;
         Row row;
         if (!std::getline(fields, a, '\t') || !(fields >> row.asUpper >> row.asLower >> row.atEnd) || singleChar(a) == 0)
-            badLine(path, lineNo, "expected \"character<TAB>count<TAB>count<TAB>count<TAB>pairs\"");
+            badTableLine(path, lineNo, "expected \"character<TAB>count<TAB>count<TAB>count<TAB>pairs\"");
         std::string cell;
         while (fields >> cell) {
             const auto colon = cell.rfind(':');
             const char32_t b = colon == std::string::npos ? 0 : singleChar(cell.substr(0, colon));
-            if (b == 0) badLine(path, lineNo, "expected \"character:count\", found \"" + cell + "\"");
+            if (b == 0) badTableLine(path, lineNo, "expected \"character:count\", found \"" + cell + "\"");
             row.cells.push_back({b, static_cast<std::uint32_t>(std::stoul(cell.substr(colon + 1)))});
         }
         table.m_counts[singleChar(a)] = std::move(row);

@@ -1,5 +1,6 @@
 #include "bigram_table.h"
 
+#include "table_header.h"
 #include "utf8.h"
 #include "vocab.h"
 #include "word_table.h"
@@ -7,16 +8,10 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 namespace couplet {
 namespace {
-
-[[noreturn]] void badLine(const std::filesystem::path& path, int lineNo, const std::string& what)
-{
-    throw std::runtime_error(path.string() + ": line " + std::to_string(lineNo) + ": " + what);
-}
 
 std::uint64_t keyOf(char32_t a, char32_t b) { return (std::uint64_t(a) << 32) | b; }
 
@@ -68,34 +63,23 @@ BigramTable BigramTable::load(const std::filesystem::path& path)
         ++lineNo;
         if (line.empty()) continue;
         if (line[0] == '@') {
-            std::istringstream header(line.substr(1));
-            std::string field;
-            while (header >> field) {
-                const auto eq = field.find('=');
-                if (eq == std::string::npos) badLine(path, lineNo, "\"" + field + "\" is not key=number");
-                try {
-                    const double v = std::stod(field.substr(eq + 1));
-                    const std::string key = field.substr(0, eq);
-                    if (key == "lines") t.m_lines = static_cast<std::int64_t>(v);
-                    else if (key == "weight") {
-                        if (!(v >= 0)) badLine(path, lineNo, "weight must be 0 or more");
-                        t.m_weight = v;
-                    }
-                } catch (const std::logic_error&) {
-                    badLine(path, lineNo, "\"" + field + "\" is not key=number");
-                }
+            auto fields = tableHeaderFields(line, path, lineNo);
+            if (fields.count("lines")) t.m_lines = static_cast<std::int64_t>(fields["lines"]);
+            if (fields.count("weight")) {
+                if (!(fields["weight"] >= 0)) badTableLine(path, lineNo, "weight must be 0 or more");
+                t.m_weight = fields["weight"];
             }
             continue;
         }
         const auto tab = line.find('\t');
-        if (tab == std::string::npos) badLine(path, lineNo, "expected \"two characters<TAB>count\"");
+        if (tab == std::string::npos) badTableLine(path, lineNo, "expected \"two characters<TAB>count\"");
         std::u32string pair;
         try {
             pair = utf8::decode(line.substr(0, tab));
         } catch (const std::invalid_argument&) {
-            badLine(path, lineNo, "not UTF-8");
+            badTableLine(path, lineNo, "not UTF-8");
         }
-        if (pair.size() != 2) badLine(path, lineNo, "\"" + line.substr(0, tab) + "\" is not two characters");
+        if (pair.size() != 2) badTableLine(path, lineNo, "\"" + line.substr(0, tab) + "\" is not two characters");
         std::uint32_t count = 0;
         try {
             std::size_t used = 0;
@@ -103,7 +87,7 @@ BigramTable BigramTable::load(const std::filesystem::path& path)
             if (c < 1 || c > 0xffffffffLL || used != line.size() - tab - 1) throw std::invalid_argument("count");
             count = static_cast<std::uint32_t>(c);
         } catch (const std::logic_error&) {
-            badLine(path, lineNo, "the count \"" + line.substr(tab + 1) + "\" is not a whole number of at least 1");
+            badTableLine(path, lineNo, "the count \"" + line.substr(tab + 1) + "\" is not a whole number of at least 1");
         }
         t.m_counts[keyOf(pair[0], pair[1])] += count;
     }
