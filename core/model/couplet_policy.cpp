@@ -40,6 +40,9 @@ CoupletPolicy::CoupletPolicy(const CoupletModelImpl& model, std::vector<int> pro
 {
     if (!model.align) m_biases.alignWeight = m_biases.lengthBias = 0;
     if (!model.bigrams) m_biases.bigramWeight = 0;
+    for (const auto& k : m_biases.keywords) m_keywordChars.insert(m_keywordChars.end(), k.begin(), k.end());
+    std::sort(m_keywordChars.begin(), m_keywordChars.end());
+    m_keywordChars.erase(std::unique(m_keywordChars.begin(), m_keywordChars.end()), m_keywordChars.end());
     // Sized once, so that decoding steps do not allocate.
     m_generated.reserve(static_cast<std::size_t>(model.config.maxLen));
     m_biased.reserve(model.classes->han.size() + 8);
@@ -77,16 +80,8 @@ void CoupletPolicy::addBigramBias()
     const int previous = line.back();
     for (const auto& e : m_model.bigrams->row(previous)) addBias(e.token, m_biases.bigramWeight * e.score);
     // A keyword's characters are words the user asked for: as welcome after
-    // any character as a word is (each once, though two keywords share it).
-    for (std::size_t i = 0; i < m_biases.keywords.size(); ++i)
-        for (std::size_t j = 0; j < m_biases.keywords[i].size(); ++j) {
-            const int t = m_biases.keywords[i][j];
-            bool seen = false;
-            for (std::size_t a = 0; a <= i && !seen; ++a)
-                for (std::size_t b = 0; b < (a == i ? j : m_biases.keywords[a].size()) && !seen; ++b)
-                    seen = m_biases.keywords[a][b] == t;
-            if (!seen) addBias(t, m_biases.bigramWeight * (1.0f - m_model.bigrams->score(previous, t)));
-        }
+    // any character as a word is.
+    for (int t : m_keywordChars) addBias(t, m_biases.bigramWeight * (1.0f - m_model.bigrams->score(previous, t)));
 }
 
 std::size_t CoupletPolicy::lineLength() const

@@ -78,6 +78,7 @@ private:
     Sampler m_sampler;
     std::vector<int> m_themeTokens; // keywords: favoured in the 横批
     DecodingBiases m_biases;
+    std::vector<int> m_keywordChars; // the keywords' characters, sorted, each once (addBigramBias)
     std::vector<float> m_bias;      // [vocab], zero but for m_biased
     std::vector<int> m_biased;      // tokens with a bias this step
     Segment m_biasSegment = Segment::Upper;
