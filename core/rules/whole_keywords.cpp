@@ -42,19 +42,23 @@ void WholeKeywords::tornNext(const std::vector<int>& line, const std::vector<int
 {
     const std::size_t n = keyword.size();
     if (empty() || n < 2 || line.empty()) return;
+    // Most steps are neither: the line ends with neither the keyword nor all
+    // but its last character, and nothing is read.
+    const bool due = line.size() >= n - 1
+        && std::equal(keyword.begin(), keyword.end() - 1, line.end() - static_cast<std::ptrdiff_t>(n - 1));
+    const bool written = line.size() >= n && std::equal(keyword.begin(), keyword.end(), line.end() - static_cast<std::ptrdiff_t>(n));
+    if (!due && !written) return;
     std::u32string text, word;
     for (int t : line) text += m_vocab->character(t);
     for (int t : keyword) word += m_vocab->character(t);
     // Completing the keyword: does a word of the line swallow its first part?
-    if (line.size() >= n - 1 && std::equal(keyword.begin(), keyword.end() - 1, line.end() - static_cast<std::ptrdiff_t>(n - 1))
-        && (line.size() == n - 1 || text.find(word) == std::u32string::npos)) {
+    if (due && (line.size() == n - 1 || text.find(word) == std::u32string::npos)) {
         text += word.back();
         if (tears(text, word)) out.push_back(keyword.back());
         text.pop_back();
     }
     // Just after the keyword: would the next character make a word with its end?
-    if (line.size() >= n && std::equal(keyword.begin(), keyword.end(), line.end() - static_cast<std::ptrdiff_t>(n))
-        && text.find(word) == text.size() - n) {
+    if (written && text.find(word) == text.size() - n) {
         for (int t : m_followers[static_cast<std::size_t>(keyword.back())]) {
             text += m_vocab->character(t);
             if (tears(text, word)) out.push_back(t);
