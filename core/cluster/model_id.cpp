@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
 #include <vector>
@@ -12,6 +13,14 @@ namespace {
 constexpr std::uint64_t kFnvOffset = 14695981039346656037ull;
 constexpr std::uint64_t kFnvPrime = 1099511628211ull;
 
+void hashBytes(const char* bytes, std::size_t n, std::uint64_t& hash)
+{
+    for (std::size_t i = 0; i < n; ++i) {
+        hash ^= static_cast<unsigned char>(bytes[i]);
+        hash *= kFnvPrime;
+    }
+}
+
 void hashFile(const std::filesystem::path& file, std::uint64_t& hash)
 {
     std::ifstream in(file, std::ios::binary);
@@ -19,10 +28,7 @@ void hashFile(const std::filesystem::path& file, std::uint64_t& hash)
     std::vector<char> buffer(1 << 16);
     while (in) {
         in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-        for (std::streamsize i = 0; i < in.gcount(); ++i) {
-            hash ^= static_cast<unsigned char>(buffer[static_cast<std::size_t>(i)]);
-            hash *= kFnvPrime;
-        }
+        hashBytes(buffer.data(), static_cast<std::size_t>(in.gcount()), hash);
     }
 }
 
@@ -46,10 +52,7 @@ std::string modelIdOf(const std::filesystem::path& dir)
     for (const char* name : {"align.tsv", "bigrams.tsv", "words.tsv", "themes.tsv", "judge.bin", "examples.tsv", "styles.txt"}) {
         const auto file = dir / name;
         if (!std::filesystem::exists(file)) continue;
-        for (const char* c = name; *c; ++c) {
-            hash ^= static_cast<unsigned char>(*c);
-            hash *= kFnvPrime;
-        }
+        hashBytes(name, std::strlen(name), hash);
         hashFile(file, hash);
     }
     const auto normal = dir.lexically_normal();
