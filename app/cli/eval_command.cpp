@@ -235,13 +235,15 @@ void printHelp()
                  "  --data uses the fixed validation split of a training data folder, and gives same-place per corpus too.\n"
                  "  A model with styles is asked for each pair's own style (by its styles.txt), or for --style.\n"
                  "  A model with theme examples (<ex>) reads the one its examples.tsv gives each prompt, unless --no-example.\n"
-                 "couplet eval --prompts FILE.tsv [--count N] [--seeds N] [--keywords-must-appear] [--no-rerank] [--year YYYY]\n"
+                 "couplet eval --prompts FILE.tsv [--count N] [--candidates K] [--seeds N] [--keywords-must-appear] [--no-rerank] [--year YYYY]\n"
                  "             [--style NAME] [--no-example]\n"
                  "             [--align-weight W] [--length-bias B] [--keyword-bonus K] [--backward-weight W] [--judge-weight W] [--bigram-weight W] [--allow-torn-keywords]\n"
                  "             [--json FILE]\n"
                  "             [--temperature T] [--top-k K] [--top-p P] [--repetition-penalty R]\n"
                  "  writes every prompt of a judged set (group<TAB>mode<TAB>text<TAB>length lines) and reports\n"
                  "  keyword coverage, the 平仄 score and distinct-2 across the candidates of a prompt.\n"
+                 "  --candidates K: candidates sampled per couplet returned, as for generate; --json writes each\n"
+                 "  output's reranking terms (parts) too.\n"
                  "  The decoding weights are as in `couplet generate --help`: 0 (off) or more; absent, the model's default.\n"
               << modelOptionsHelp();
 }

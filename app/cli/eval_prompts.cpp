@@ -95,11 +95,12 @@ nlohmann::json outputJson(const JudgedPrompt& p, const Couplet& c)
 {
     return {{"group", p.group}, {"prompt", p.spec.keywords + p.spec.upper + p.spec.acrostic},
             {"length", p.spec.length}, {"upper", c.upper}, {"lower", c.lower}, {"hengpi", c.hengpi},
-            {"score", c.score}, {"seed", c.seed}, {"example", c.example}};
+            {"score", c.score}, {"parts", partsJson(c.parts)}, {"seed", c.seed}, {"example", c.example}};
 }
 
 struct PromptRun {
     int count = 1, seeds = 1;
+    int perCouplet = 0; // --candidates: sampled per couplet returned (0 = sampledCandidates()'s default)
     std::uint64_t seed = 1;
     bool mustAppear = false, rerank = true;
     bool themeExample = true; // --no-example
@@ -112,6 +113,7 @@ struct PromptRun {
 void applyRun(GenerationSpec& spec, const PromptRun& run)
 {
     spec.candidates = run.count;
+    spec.bestOf = run.perCouplet * run.count;
     spec.keywordsMustAppear = run.mustAppear && spec.mode != PromptMode::Upper && !spec.keywords.empty();
     spec.rerank = run.rerank;
     spec.themeExample = run.themeExample;
@@ -167,6 +169,7 @@ int runPromptEval(Args& args)
     PromptRun run;
     run.count = args.integer("count", 1);
     run.seeds = args.integer("seeds", 1);
+    run.perCouplet = args.integer("candidates", 0);
     run.seed = static_cast<std::uint64_t>(args.integer("seed", 1));
     run.mustAppear = args.flag("keywords-must-appear");
     run.rerank = !args.flag("no-rerank");
@@ -178,6 +181,8 @@ int runPromptEval(Args& args)
     auto model = loadModel(args);
     args.finish();
     if (run.count < 1 || run.seeds < 1) throw UsageError("--count and --seeds must be at least 1");
+    if (run.perCouplet < 0 || run.perCouplet * run.count > kMaxSampledCandidates)
+        throw UsageError("--candidates x --count must be 1 to " + std::to_string(kMaxSampledCandidates) + " candidates sampled in all");
     auto prompts = readPrompts(file);
     auto decoder = model->makeDecoder();
     PromptScores s;

@@ -56,15 +56,6 @@ GenerationSpec specFrom(Args& args)
     return spec;
 }
 
-nlohmann::json partsJson(const ScoreParts& p)
-{
-    return {{"log_prob", p.logProb}, {"duizhang", p.duizhang}, {"tone", p.tone},
-            {"keywords", p.keywords}, {"repetition", p.repetition}, {"cliche", p.cliche},
-            {"backward", p.backward}, {"loose_words", p.looseWords}, {"torn_keywords", p.tornKeywords},
-            {"word_duizhang", p.wordDuizhang}, {"theme", p.theme}, {"melancholy", p.melancholy},
-            {"judge", p.judge}};
-}
-
 void printRanked(const std::vector<Couplet>& couplets)
 {
     for (std::size_t i = 0; i < couplets.size(); ++i) {

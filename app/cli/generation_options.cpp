@@ -36,6 +36,7 @@ void DecodingWeights::applyTo(GenerationSpec& spec) const
     spec.keywordBonus = keywordBonus;
     spec.backwardWeight = backward;
     spec.judgeWeight = judge;
+    spec.likelihoodWeight = likelihood;
     spec.bigramWeight = bigram;
     spec.wholeKeywords = !allowTornKeywords;
 }
@@ -48,6 +49,7 @@ DecodingWeights takeDecodingWeights(Args& args, KeywordBonusFlag keywordBonus)
     if (keywordBonus == KeywordBonusFlag::Taken) w.keywordBonus = weightOption(args, "keyword-bonus", w.keywordBonus);
     w.backward = weightOption(args, "backward-weight", w.backward);
     w.judge = weightOption(args, "judge-weight", w.judge);
+    w.likelihood = weightOption(args, "likelihood-weight", w.likelihood);
     w.bigram = weightOption(args, "bigram-weight", w.bigram);
     w.allowTornKeywords = args.flag("allow-torn-keywords");
     return w;
@@ -121,13 +123,23 @@ void takeDecodingOptions(Args& args, GenerationSpec& spec)
     takeDecodingWeights(args).applyTo(spec);
 }
 
+nlohmann::json partsJson(const ScoreParts& p)
+{
+    return {{"log_prob", p.logProb}, {"duizhang", p.duizhang}, {"tone", p.tone},
+            {"keywords", p.keywords}, {"repetition", p.repetition}, {"cliche", p.cliche},
+            {"backward", p.backward}, {"loose_words", p.looseWords}, {"torn_keywords", p.tornKeywords},
+            {"word_duizhang", p.wordDuizhang}, {"theme", p.theme}, {"melancholy", p.melancholy},
+            {"judge", p.judge}};
+}
+
 std::string decodingOptionsHelp(const DecodingHelp& meaning, std::size_t width)
 {
     const std::pair<const char*, std::string> lines[] = {
         {"--length N", meaning.length},
         {"--count N", meaning.count},
         {"--candidates K", "candidates sampled per couplet returned, the best kept (default "
-                               + std::to_string(kRerankFactor) + " when reranking, else 1)"},
+                               + std::to_string(kRerankFactor) + " when reranking, " + std::to_string(kBulkRerankFactor)
+                               + " for a batch row; else 1)"},
         {"--seed N", meaning.seed},
         {"--at POS", "嵌名 position of the name: 1 鹤顶 (藏头, default), 2 燕颔, 3 鸢肩, 4 蜂腰, 5 鹤膝, 6 凫胫, last 雁足; "
                      "a number, a name (燕颔 or 燕颔格) or its pinyin (yanhan). It must fit the line: 鹤膝 and 凫胫 need 7 characters"},
@@ -153,6 +165,7 @@ std::string decodingOptionsHelp(const DecodingHelp& meaning, std::size_t width)
         {"--keyword-bonus K", "logits favouring keywords the 上联 lacks (0 = off)"},
         {"--backward-weight W", "reranking: weight of the couplet read backwards, the 上联 as the answer to the 下联 (default 0 = off)"},
         {"--judge-weight W", "reranking: weight of the learned judge's log-odds (judge.bin; default: the model's; 0 = off)"},
+        {"--likelihood-weight W", "reranking: weight of the model's mean log-probability per character against the rule terms (default 5)"},
         {"--temperature T", "sampling temperature (default " + trimmed(SamplingSettings{}.temperature) + ")"},
         {"--top-k K --top-p P", "sample among the K best (default " + std::to_string(SamplingSettings{}.topK) + "), within probability mass P (default " + trimmed(SamplingSettings{}.topP) + ")"},
         {"--repetition-penalty R", "damp characters the line already has, 1 to 3 (default " + trimmed(SamplingSettings{}.repetitionPenalty) + ")"},

@@ -4,6 +4,8 @@
 
 #include "generation_spec.h"
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 
 namespace couplet::cli {
@@ -13,7 +15,7 @@ namespace couplet::cli {
 // GenerationSpec. A negative value given on the command line would silently
 // mean that default, so it is refused by name (UsageError).
 struct DecodingWeights {
-    float align = -1, lengthBias = -1, keywordBonus = -1, backward = -1, judge = -1, bigram = -1;
+    float align = -1, lengthBias = -1, keywordBonus = -1, backward = -1, judge = -1, bigram = -1, likelihood = -1;
     bool allowTornKeywords = false; // --allow-torn-keywords
     void applyTo(GenerationSpec& spec) const;
 };
@@ -42,6 +44,9 @@ void takeSamplingOptions(Args& args, SamplingSettings& s);
 // Throws UsageError for a count below 1, a negative seed or a negative
 // weight; the model checks the rest (CoupletModel::validate).
 void takeDecodingOptions(Args& args, GenerationSpec& spec);
+// A candidate's reranking terms, as `generate --json` and `eval --prompts --json` write them.
+nlohmann::json partsJson(const ScoreParts& p);
+
 // What --length, --count and --seed mean to a command, for its help.
 struct DecodingHelp {
     std::string length, count, seed;

@@ -115,6 +115,7 @@ std::string BulkJob::describeOptions() const
         + (d.bestOf > 0 ? ";bestOf=" + std::to_string(d.bestOf) : std::string())
         + (d.backwardWeight >= 0 ? ";backwardWeight=" + std::to_string(d.backwardWeight) : std::string())
         + (d.judgeWeight >= 0 ? ";judgeWeight=" + std::to_string(d.judgeWeight) : std::string())
+        + (d.likelihoodWeight >= 0 ? ";likelihoodWeight=" + std::to_string(d.likelihoodWeight) : std::string())
         + (d.bigramWeight >= 0 ? ";bigramWeight=" + std::to_string(d.bigramWeight) : std::string())
         + (d.wholeKeywords ? std::string() : ";tornKeywords=1")
         + (d.embedAt != 1 ? ";embedAt=" + std::to_string(d.embedAt) : std::string())

@@ -29,6 +29,7 @@ GenerationSpec SchedulerRowGenerator::groupSpec(const GenerationSpec& rowSpec)
 {
     GenerationSpec spec = rowSpec;
     if (spec.bestOf <= 0 && spec.candidates > 1) spec.bestOf = spec.candidates;
+    if (spec.bestOf <= 0 && spec.rerank && !spec.sampling.greedy) spec.bestOf = kBulkRerankFactor;
     spec.candidates = 1;
     return spec;
 }

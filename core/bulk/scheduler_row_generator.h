@@ -40,7 +40,8 @@ public:
     SchedulerRowGenerator(Scheduler& scheduler, const CoupletGenerator& generator, std::string modelName,
                           Options options = {});
     // A row's spec as a group: one couplet, spec.candidates of an older row
-    // (candidates sampled per row, the best kept) read as spec.bestOf.
+    // (candidates sampled per row, the best kept) read as spec.bestOf, and
+    // kBulkRerankFactor candidates where the row sets neither and is reranked.
     static GenerationSpec groupSpec(const GenerationSpec& rowSpec);
     ~SchedulerRowGenerator() override;
 

@@ -61,7 +61,7 @@ std::string specToJson(const GenerationSpec& spec)
                  {"greedy", s.greedy}, {"rerank", spec.rerank}, {"align_weight", spec.alignWeight},
                  {"length_bias", spec.lengthBias}, {"keyword_bonus", spec.keywordBonus},
                  {"backward_weight", spec.backwardWeight}, {"best_of", spec.bestOf},
-                 {"judge_weight", spec.judgeWeight}, {"bigram_weight", spec.bigramWeight},
+                 {"judge_weight", spec.judgeWeight}, {"likelihood_weight", spec.likelihoodWeight}, {"bigram_weight", spec.bigramWeight},
                  {"whole_keywords", spec.wholeKeywords}};
     return j.dump();
 }
@@ -103,6 +103,7 @@ GenerationSpec specFromJson(const std::string& text)
         spec.backwardWeight = j.value("backward_weight", spec.backwardWeight);
         spec.bestOf = j.value("best_of", spec.bestOf);
         spec.judgeWeight = j.value("judge_weight", spec.judgeWeight);
+        spec.likelihoodWeight = j.value("likelihood_weight", spec.likelihoodWeight);
         spec.bigramWeight = j.value("bigram_weight", spec.bigramWeight);
         spec.wholeKeywords = j.value("whole_keywords", spec.wholeKeywords);
         return spec;

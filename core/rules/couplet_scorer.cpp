@@ -114,7 +114,7 @@ ScoreParts CoupletScorer::partsOf(const Couplet& c, const std::vector<std::u32st
 {
     const auto up = utf8::decode(c.upper), down = utf8::decode(c.lower);
     ScoreParts p;
-    p.logProb = c.parts.logProb;
+    p.logProb = m_weights.likelihood * c.parts.logProb;
     if (m_align) p.duizhang = m_weights.duizhang * m_align->coupletScore(m_vocab.encode(c.upper), m_vocab.encode(c.lower));
     p.tone = m_weights.tone * toneScore(up, down);
     p.keywords = m_weights.keywords * keywordCoverage(up, down, keywords);

@@ -16,6 +16,7 @@ class WordTable;
 
 // How much each term of the reranking score counts (see ScoreParts).
 struct ScoreWeights {
+    double likelihood = 1.0; // per unit of the model's mean log-probability per token (CoupletModel::rerank sets it)
     double duizhang = 0.1;   // per unit of mean 对仗 pair score (about 0 to 8)
     double tone = 0.6;       // for a 平仄 pattern that keeps every rule
     double keywords = 3.0;   // for every keyword present: a missing one outweighs the word and theme terms together

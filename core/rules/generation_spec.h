@@ -55,6 +55,7 @@ struct GenerationSpec {
     float lengthBias = -1.0f;    // weight of the line-end bias of fixed lengths; negative = default, 0 = off
     float keywordBonus = -1.0f;  // logits favouring missing keywords in the 上联; negative = default, 0 = off
     float backwardWeight = -1.0f; // reranking: weight of the couplet read backwards; negative = default, 0 = off
+    float likelihoodWeight = -1.0f; // reranking: weight of the model's mean log-probability; negative = default
     float judgeWeight = -1.0f;   // reranking: weight of the learned judge (judge.bin); negative = default, 0 = off
     // The characters of the output: the model writes Simplified, converted
     // after the candidates are chosen (core/script).

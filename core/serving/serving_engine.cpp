@@ -29,8 +29,10 @@ std::shared_ptr<ServingJob> ServingEngine::submit(const std::vector<GenerationSp
 {
     const int count = ServingGroups::sequencesFor(specs, n);
     // Reserve room first, so that concurrent submits cannot overfill the queue together.
+    // A request larger than the whole queue runs when it finds the engine idle:
+    // a 429 would tell its client to retry what could never fit.
     const int before = m_outstanding.fetch_add(count);
-    if (before + count > capacity()) {
+    if (before + count > capacity() && before > 0) {
         m_outstanding -= count;
         throw QueueFull{before};
     }

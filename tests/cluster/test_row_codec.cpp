@@ -33,6 +33,7 @@ COUPLET_TEST(everySettingOfARowReachesTheWorker)
     spec.lengthBias = 0.0f;
     spec.keywordBonus = 2.5f;
     spec.judgeWeight = 0.25f;
+    spec.likelihoodWeight = 4.5f;
     spec.bigramWeight = 2.5f;
     spec.wholeKeywords = false;
     spec.sampling.temperature = 0.6f;
@@ -57,6 +58,7 @@ COUPLET_TEST(everySettingOfARowReachesTheWorker)
     CHECK_EQ(back.lengthBias, 0.0f);
     CHECK_EQ(back.keywordBonus, 2.5f);
     CHECK_EQ(back.judgeWeight, 0.25f);
+    CHECK_EQ(back.likelihoodWeight, 4.5f);
     CHECK_EQ(back.bigramWeight, 2.5f);
     CHECK(!back.wholeKeywords);
     CHECK_EQ(back.sampling.temperature, 0.6f);

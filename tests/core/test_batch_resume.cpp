@@ -179,10 +179,10 @@ void checkOutput(const std::filesystem::path& output, const std::vector<InputRow
         CHECK_EQ(utf8::length(record.fields[5]), length);
         CHECK_EQ(utf8::length(record.fields[6]), std::size_t{4});
         // The row's seed is --seed + record number; the column names the chosen
-        // candidate's, one of the kRerankFactor that seed's group sampled.
+        // candidate's, one of the kBulkRerankFactor that seed's group sampled.
         const auto rowSeed = static_cast<std::uint64_t>(7 + index + 1);
         bool fromTheRow = false;
-        for (int k = 0; k < kRerankFactor; ++k) fromTheRow |= record.fields[10] == std::to_string(candidateSeed(rowSeed, k));
+        for (int k = 0; k < kBulkRerankFactor; ++k) fromTheRow |= record.fields[10] == std::to_string(candidateSeed(rowSeed, k));
         CHECK(fromTheRow);
     }
     CHECK_EQ(seen.size(), static_cast<std::size_t>(kRows));

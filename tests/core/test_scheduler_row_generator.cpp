@@ -123,7 +123,14 @@ COUPLET_TEST(aRowIsTheCandidateGroupsBestCouplet)
         CHECK_EQ(row->couplet.parts.duizhang, want.parts.duizhang);
     }
     CHECK_EQ(sampledCandidates(SchedulerRowGenerator::groupSpec(keywordsRow(1, "吉祥", 7, 4).spec)), 4);
-    CHECK_EQ(sampledCandidates(SchedulerRowGenerator::groupSpec(keywordsRow(1, "吉祥", 7).spec)), kRerankFactor);
+    // A row that sets nothing samples the bulk default, not the interactive one.
+    CHECK_EQ(sampledCandidates(SchedulerRowGenerator::groupSpec(keywordsRow(1, "吉祥", 7).spec)), kBulkRerankFactor);
+    GenerationSpec asTheEditor = keywordsRow(1, "吉祥", 7).spec;
+    asTheEditor.bestOf = kRerankFactor;
+    CHECK_EQ(sampledCandidates(SchedulerRowGenerator::groupSpec(asTheEditor)), kRerankFactor);
+    GenerationSpec plain = keywordsRow(1, "吉祥", 7).spec;
+    plain.rerank = false;
+    CHECK_EQ(sampledCandidates(SchedulerRowGenerator::groupSpec(plain)), 1);
 }
 
 COUPLET_TEST(unusableRowsFailAloneWithTheModelsReason)

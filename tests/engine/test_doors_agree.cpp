@@ -9,6 +9,7 @@
 #include "redis_server.h"
 
 #include "api_server.h"
+#include "couplet_generator.h"
 #include "couplet_model_generator.h"
 #include "engine_controller.h"
 #include "generate.h"
@@ -100,7 +101,10 @@ private:
         std::vector<std::string> args{cli(), "batch", writeInput().string(), "-o", (m_dir / output).string(),
                                       "--english-headers", "--model", modelDir().string(), "--seed",
                                       std::to_string(kBatchSeed), "--journal", (m_dir / (output + ".sqlite")).string(),
-                                      "--quiet"};
+                                      "--quiet",
+                                      // A bulk row samples kBulkRerankFactor unless asked: asked
+                                      // for the interactive doors' kRerankFactor, it is their couplet.
+                                      "--candidates", std::to_string(kRerankFactor)};
         if (local) args.insert(args.end(), {"--threads", "1"});
         return args;
     }

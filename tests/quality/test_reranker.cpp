@@ -101,23 +101,42 @@ COUPLET_TEST(scorePartsAddUpToTheTotalAndRankTheCandidates)
     CHECK_EQ(distinct.size(), std::size_t(3));
 }
 
-COUPLET_TEST(generateSamplesFourTimesAsManyAndKeepsTheBest)
+COUPLET_TEST(theLikelihoodWeightScalesTheModelsTermAgainstTheRules)
+{
+    const Fixture f;
+    // 花月春山喜 / 水风雪地来 holds the keyword 花月 and is the 对仗 table's own pair; the
+    // other is likelier by 0.3 nats a character. The rules win at weight 1, the model at 20.
+    const auto ranked = [&](double likelihood) {
+        ScoreWeights weights;
+        weights.likelihood = likelihood;
+        const CoupletScorer scorer(f.vocab, f.tones, &f.align, weights);
+        std::vector<Couplet> cands = {candidate("春风开万户", "瑞雪满千家", -2.0), candidate("花月春山喜", "水风雪地来", -2.3)};
+        scorer.rerank(cands, {U"花月"});
+        for (const auto& c : cands) CHECK_NEAR(c.parts.logProb, likelihood * (c.upper == "春风开万户" ? -2.0 : -2.3), 1e-12);
+        return cands.front().upper;
+    };
+    CHECK_EQ(ranked(1.0), std::string("花月春山喜"));
+    CHECK_EQ(ranked(20.0), std::string("春风开万户"));
+}
+
+COUPLET_TEST(generateSamplesTheRerankFactorPerCoupletAndKeepsTheBest)
 {
     const Fixture f;
     const auto model = CoupletModel::load(f.dir, DeviceOptions{"cpu", false, 1});
     auto decoder = model->makeDecoder();
     GenerationSpec spec;
     spec.keywords = "春风";
-    spec.candidates = 2;
+    spec.candidates = 1;
     spec.sampling.seed = 21;
-    CHECK_EQ(sampledCandidates(spec), 8);
+    const int sampled = kRerankFactor;
+    CHECK_EQ(sampledCandidates(spec), sampled);
     int streamed = 0;
     std::set<int> seen;
     const auto best = generateCouplets(*model, *decoder, spec, [&](int i, std::string_view) { seen.insert(i); ++streamed; });
-    CHECK_EQ(seen.size(), std::size_t(8));
-    CHECK_EQ(best.size(), std::size_t(2));
-    // The kept ones are the best of all eight: rescoring the eight by hand agrees.
-    spec.candidates = 8;
+    CHECK_EQ(seen.size(), std::size_t(sampled));
+    CHECK_EQ(best.size(), std::size_t(1));
+    // The kept ones are the best of all sampled: rescoring them all by hand agrees.
+    spec.candidates = sampled;
     spec.rerank = false;
     auto all = generateCouplets(*model, *decoder, spec);
     spec.rerank = true;

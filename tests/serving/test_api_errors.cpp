@@ -98,6 +98,10 @@ COUPLET_TEST(fullQueueGets429WithRetryAfter)
     rig.gate->open();
     holder.join();
     CHECK_EQ(send(rig, R"({"prompt":"关于吉祥的春联","best_of":1})").status, 200);
+    // Larger than the whole queue (3 sampled candidates): it runs when nothing else does.
+    CHECK(waitUntil([&] { return rig.engine->stats().outstanding == 0; }));
+    const Reply big = send(rig, R"({"prompt":"关于吉祥的春联","n":2,"best_of":4})");
+    CHECK_EQ(big.status, 200);
 }
 
 COUPLET_TEST(slowRequestsTimeOut)
