@@ -1,0 +1,37 @@
+"""A sheet where a couplet that several arms wrote is judged once (its verdict counts for each of them).
+
+  python3 mksheet_dedup.py OUTDIR SEED [--strict] name=file ...   (run in this folder)
+
+Same prompts, requests, controls and shuffling as mksheet.py; key.json gives each row its "sources".
+Score with score_dedup.py.
+"""
+import json, random, sys
+sys.argv = [a for a in sys.argv]
+strict = '--strict' in sys.argv
+import mksheet  # reads --strict from sys.argv itself
+from mksheet import controls, prompts, read_out, request
+
+outdir, seed, specs = sys.argv[1], int(sys.argv[2]), [a for a in sys.argv[3:] if a != '--strict']
+pm = {(p[0], p[2]): p for p in prompts}
+items, index = [], {}
+for s in specs:
+    name, path = s.split('=')
+    for g, text, up, lo, hp in read_out(path):
+        p = pm[(g, text)]
+        req = request(p[1], p[2], p[3])
+        k = (req, up, lo)
+        if k not in index:
+            index[k] = len(items)
+            items.append(dict(sources=[], request=req, upper=up, lower=lo, hengpi=hp, group=g))
+        items[index[k]]['sources'].append(name)
+for r, u, l in controls():
+    items.append(dict(sources=['control'], request=r, upper=u, lower=l, hengpi='', group='control'))
+rng = random.Random(seed)
+rng.shuffle(items)
+with open(f'{outdir}/sheet.md', 'w') as f:
+    f.write('| id | request | 上联 | 下联 |\n|---|---|---|---|\n')
+    for i, it in enumerate(items, 1):
+        f.write(f"| {i} | {it['request']} | {it['upper']} | {it['lower']} |\n")
+json.dump(items, open(f'{outdir}/key.json', 'w'), ensure_ascii=False, indent=0)
+from collections import Counter
+print(len(items), 'rows;', Counter(s for i in items for s in i['sources']))
