@@ -310,6 +310,22 @@
         <translation>继续此文件与输出的未完成任务</translation>
     </message>
     <message>
+        <source>%1 candidates (fast)</source>
+        <translation>%1 个候选（快）</translation>
+    </message>
+    <message>
+        <source>%1 candidates, as the editor (about 4x slower)</source>
+        <translation>%1 个候选，与编辑器相同（约慢 4 倍）</translation>
+    </message>
+    <message>
+        <source>A row&apos;s couplet is the best of this many sampled. With %1 it is the couplet the editor writes for the same prompt and seed.</source>
+        <translation>每行的春联从这么多个采样中选出最好的一副。选 %1 时，与编辑器对同一提示和种子写出的春联相同。</translation>
+    </message>
+    <message>
+        <source>Choose each couplet from:</source>
+        <translation>每副春联选自：</translation>
+    </message>
+    <message>
         <source>Column</source>
         <translation>列</translation>
     </message>

@@ -102,7 +102,7 @@ void takeDecodingOptions(Args& args, GenerationSpec& spec)
     spec.length = args.integer("length", 7);
     spec.candidates = args.integer("count", 1);
     if (spec.candidates < 1) throw UsageError("--count must be at least 1");
-    // 0: sampledCandidates()'s default (kRerankFactor per couplet when reranking).
+    // 0: sampledCandidates()'s default (kRerankFactor per couplet, at least kRerankPool, when reranking).
     const int perCouplet = args.integer("candidates", 0);
     if (perCouplet < 0 || perCouplet * spec.candidates > kMaxSampledCandidates)
         throw UsageError("--candidates x --count must be 1 to " + std::to_string(kMaxSampledCandidates)
@@ -137,9 +137,9 @@ std::string decodingOptionsHelp(const DecodingHelp& meaning, std::size_t width)
     const std::pair<const char*, std::string> lines[] = {
         {"--length N", meaning.length},
         {"--count N", meaning.count},
-        {"--candidates K", "candidates sampled per couplet returned, the best kept (default "
-                               + std::to_string(kRerankFactor) + " when reranking, " + std::to_string(kBulkRerankFactor)
-                               + " for a batch row; else 1)"},
+        {"--candidates K", "candidates sampled per couplet returned, the best kept (default when reranking: "
+                               + std::to_string(kRerankFactor) + " per couplet, at least " + std::to_string(kRerankPool)
+                               + " in all; " + std::to_string(kBulkRerankFactor) + " for a batch row; else 1)"},
         {"--seed N", meaning.seed},
         {"--at POS", "嵌名 position of the name: 1 鹤顶 (藏头, default), 2 燕颔, 3 鸢肩, 4 蜂腰, 5 鹤膝, 6 凫胫, last 雁足; "
                      "a number, a name (燕颔 or 燕颔格) or its pinyin (yanhan). It must fit the line: 鹤膝 and 凫胫 need 7 characters"},

@@ -209,6 +209,7 @@ quint64 StudioApp::startBulk(const BulkImport& b)
     }
     r.defaults = m_window->promptPanel()->spec();
     r.defaults.candidates = 1;
+    r.defaults.bestOf = b.candidatesPerRow; // 0: the bulk default (SchedulerRowGenerator::groupSpec)
     // Rows in flight: enough to fill every slot twice over.
     r.maxInFlight = std::max(16, 2 * m_window->tuning()->settings().maxBatch);
     const QString dataDir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);

@@ -10,7 +10,7 @@ int sampledCandidates(const GenerationSpec& spec)
     if (spec.bestOf > 0) return std::max(asked, std::min(kMaxSampledCandidates, spec.bestOf));
     // Greedy candidates are all the same couplet: nothing to choose from.
     if (!spec.rerank || spec.sampling.greedy) return asked;
-    return std::max(asked, std::min(kMaxSampledCandidates, kRerankFactor * asked));
+    return std::max(asked, std::min(kMaxSampledCandidates, std::max(kRerankPool, kRerankFactor * asked)));
 }
 
 } // namespace couplet

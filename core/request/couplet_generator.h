@@ -11,19 +11,22 @@
 namespace couplet {
 
 // How many couplets are sampled for a spec that asks for spec.candidates:
-// spec.bestOf when set, else kRerankFactor per couplet when reranking (at most
-// kMaxSampledCandidates), else as many as asked for. The one rule every door
-// follows (CandidateGroup asks it); never fewer than spec.candidates.
-// 16 per couplet: judged blind on the frozen prompts, the best of 16 was
-// printable 21-26% against 14-17% for the best of 4, and a request for 3
-// couplets (48 sampled) stays under 150 ms p95 on two cores (MODEL_CARD.md,
-// "Choosing among more candidates").
-inline constexpr int kRerankFactor = 16;
+// spec.bestOf when set, else, when reranking, kRerankFactor per couplet but
+// never fewer than kRerankPool (at most kMaxSampledCandidates), else as many
+// as asked for. The one rule every door follows (CandidateGroup asks it);
+// never fewer than spec.candidates. The first choice of a request for three
+// couplets is the couplet of a request for one: the same 16 candidates.
+// The pool of 16: judged blind on the frozen prompts, the best of 16 was
+// printable 21-26% against 14-17% for the best of 4, and an interactive
+// request samples 16 whether it asks for 1 or 3 couplets, in one batch
+// (MODEL_CARD.md, "Choosing among more candidates").
+inline constexpr int kRerankFactor = 4;
+inline constexpr int kRerankPool = 16;
 // A bulk row whose spec sets no bestOf samples this many
 // (SchedulerRowGenerator::groupSpec): a row costs about as many single
 // samples as it samples, and issue 35 keeps a bulk row within 4x of one.
-// A bulk job asks for kRerankFactor (`batch --candidates 16`, the import
-// dialog) to choose as the editor does: then it writes the editor's couplet.
+// A bulk job that asks for kRerankPool (`batch --candidates 16`) chooses as
+// the editor does: it writes the editor's couplet.
 inline constexpr int kBulkRerankFactor = 4;
 inline constexpr int kMaxSampledCandidates = 64;
 int sampledCandidates(const GenerationSpec& spec);

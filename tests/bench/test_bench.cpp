@@ -184,14 +184,14 @@ COUPLET_TEST(prefilledPromptsAreCountedForTheRoofline)
 }
 
 // The reranking latency part times each request both ways on the real model
-// and reports the ratio of the medians; reranking samples kRerankFactor
+// and reports the ratio of the medians; reranking samples kRerankPool
 // candidates for one asked for.
 COUPLET_TEST(rerankLatencyTimesBothWays)
 {
     bench::BatchingBench runner(tinyModel());
     const bench::RerankPoint p = runner.rerankLatency(5);
     CHECK_EQ(p.samples, 5);
-    CHECK_EQ(p.sampled, kRerankFactor);
+    CHECK_EQ(p.sampled, kRerankPool);
     CHECK(p.plainP50Ms > 0 && p.rerankP50Ms > 0);
     CHECK(p.plainP95Ms >= p.plainP50Ms && p.rerankP95Ms >= p.rerankP50Ms);
     CHECK_NEAR(p.ratio, p.rerankP50Ms / p.plainP50Ms, 1e-12);

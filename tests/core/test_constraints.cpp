@@ -152,12 +152,12 @@ COUPLET_TEST(sameSeedGivesSameCouplet)
     const auto b = generateCouplets(*model, *decoder, spec);
     CHECK_EQ(a[0].upper + a[0].lower + a[0].hengpi, b[0].upper + b[0].lower + b[0].hengpi);
     CHECK_EQ(a[0].seed, std::uint64_t(77));
-    spec.rerank = true; // the best of kRerankFactor candidates seeded from 77, the same one every time
+    spec.rerank = true; // the best of kRerankPool candidates seeded from 77, the same one every time
     const auto c = generateCouplets(*model, *decoder, spec);
     CHECK_EQ(c[0].upper + c[0].lower, generateCouplets(*model, *decoder, spec)[0].upper
                                           + generateCouplets(*model, *decoder, spec)[0].lower);
     bool fromThisRequest = false;
-    for (int i = 0; i < kRerankFactor; ++i) fromThisRequest = fromThisRequest || c[0].seed == candidateSeed(77, i);
+    for (int i = 0; i < kRerankPool; ++i) fromThisRequest = fromThisRequest || c[0].seed == candidateSeed(77, i);
     CHECK(fromThisRequest);
     // The winner's seed, asked for alone, writes the same couplet.
     spec.rerank = false;

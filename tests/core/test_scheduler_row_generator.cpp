@@ -126,8 +126,8 @@ COUPLET_TEST(aRowIsTheCandidateGroupsBestCouplet)
     // A row that sets nothing samples the bulk default, not the interactive one.
     CHECK_EQ(sampledCandidates(SchedulerRowGenerator::groupSpec(keywordsRow(1, "吉祥", 7).spec)), kBulkRerankFactor);
     GenerationSpec asTheEditor = keywordsRow(1, "吉祥", 7).spec;
-    asTheEditor.bestOf = kRerankFactor;
-    CHECK_EQ(sampledCandidates(SchedulerRowGenerator::groupSpec(asTheEditor)), kRerankFactor);
+    asTheEditor.bestOf = kRerankPool;
+    CHECK_EQ(sampledCandidates(SchedulerRowGenerator::groupSpec(asTheEditor)), kRerankPool);
     GenerationSpec plain = keywordsRow(1, "吉祥", 7).spec;
     plain.rerank = false;
     CHECK_EQ(sampledCandidates(SchedulerRowGenerator::groupSpec(plain)), 1);

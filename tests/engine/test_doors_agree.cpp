@@ -103,8 +103,8 @@ private:
                                       std::to_string(kBatchSeed), "--journal", (m_dir / (output + ".sqlite")).string(),
                                       "--quiet",
                                       // A bulk row samples kBulkRerankFactor unless asked: asked
-                                      // for the interactive doors' kRerankFactor, it is their couplet.
-                                      "--candidates", std::to_string(kRerankFactor)};
+                                      // for the interactive doors' kRerankPool, it is their couplet.
+                                      "--candidates", std::to_string(kRerankPool)};
         if (local) args.insert(args.end(), {"--threads", "1"});
         return args;
     }

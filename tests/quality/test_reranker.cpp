@@ -128,8 +128,14 @@ COUPLET_TEST(generateSamplesTheRerankFactorPerCoupletAndKeepsTheBest)
     spec.keywords = "春风";
     spec.candidates = 1;
     spec.sampling.seed = 21;
-    const int sampled = kRerankFactor;
+    const int sampled = kRerankPool;
     CHECK_EQ(sampledCandidates(spec), sampled);
+    // One pool of at least 16 whether one couplet is asked for or three; 4 each beyond, 64 at most.
+    for (const auto& [asked, pool] : std::vector<std::pair<int, int>>{{1, 16}, {3, 16}, {4, 16}, {5, 20}, {16, 64}}) {
+        GenerationSpec more = spec;
+        more.candidates = asked;
+        CHECK_EQ(sampledCandidates(more), pool);
+    }
     int streamed = 0;
     std::set<int> seen;
     const auto best = generateCouplets(*model, *decoder, spec, [&](int i, std::string_view) { seen.insert(i); ++streamed; });

@@ -114,5 +114,5 @@ COUPLET_TEST(slowRequestsTimeOut)
     checkError(r, 504, "", "timeout");
     rig.gate->open();
     CHECK(waitUntil([&] { return rig.engine->stats().outstanding == 0; }));
-    CHECK_EQ(rig.engine->stats().cancelled, kRerankFactor);   // every sampled candidate of the one couplet
+    CHECK_EQ(rig.engine->stats().cancelled, kRerankPool);   // every sampled candidate of the one couplet
 }

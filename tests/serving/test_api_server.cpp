@@ -161,7 +161,7 @@ COUPLET_TEST(streamsWholeCharactersThenDone)
     CHECK(text[2].rfind("上联：春风送暖满山花\n", 0) == 0);
 }
 
-// By default a choice is the reranked best of kRerankFactor candidates, known
+// By default a choice is the reranked best of kRerankPool candidates, known
 // only once they all ended: a stream sends each chosen couplet whole, in one
 // event, and the same couplets as the whole response.
 COUPLET_TEST(streamedChoicesOfARerankedRequestArriveWhole)
@@ -251,8 +251,8 @@ COUPLET_TEST(modelsHealthAndMetrics)
     CHECK(m.find("couplet_requests_total{endpoint=\"/v1/completions\",outcome=\"ok\"} 2\n") != std::string::npos);
     CHECK(m.find("couplet_requests_total{endpoint=\"/v1/completions\",outcome=\"invalid\"} 1\n") != std::string::npos);
     CHECK(std::regex_search(m, std::regex("couplet_generated_tokens_total [1-9][0-9]*\n")));
-    // Observed per sampled candidate: two requests of one couplet, each the best of kRerankFactor.
-    CHECK(m.find("couplet_time_to_first_token_seconds_count " + std::to_string(2 * kRerankFactor) + "\n")
+    // Observed per sampled candidate: two requests of one couplet, each the best of kRerankPool.
+    CHECK(m.find("couplet_time_to_first_token_seconds_count " + std::to_string(2 * kRerankPool) + "\n")
           != std::string::npos);
     CHECK(m.find("couplet_request_duration_seconds_count 2\n") != std::string::npos);
     CHECK(m.find("couplet_queue_depth 0\n") != std::string::npos);

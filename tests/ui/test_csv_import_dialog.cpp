@@ -1,5 +1,6 @@
 #include "source_dir.h"
 #include "bulk/csv_import_dialog.h"
+#include "couplet_generator.h"
 #include "bulk/poster_options_box.h"
 
 #include "couplet_renderer.h"
@@ -57,6 +58,13 @@ private Q_SLOTS:
         QVERIFY(b.mapping.contains(QStringLiteral("keywords=1")));
         QVERIFY(b.mapping.contains(QStringLiteral("upper=-1")));
         QVERIFY(b.output.endsWith(QStringLiteral("excel_gbk-couplets.csv")));
+
+        // Each row chosen from the bulk default, or from the editor's pool of candidates.
+        QCOMPARE(dialog.candidatesBox()->count(), 2);
+        dialog.candidatesBox()->setCurrentIndex(1);
+        QCOMPARE(dialog.import().candidatesPerRow, kRerankPool);
+        dialog.candidatesBox()->setCurrentIndex(0);
+        QCOMPARE(dialog.import().candidatesPerRow, 0);
     }
 
     void theWrongEncodingSaysWhereItFails()

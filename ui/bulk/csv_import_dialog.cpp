@@ -2,11 +2,13 @@
 
 #include "poster_options_box.h"
 
+#include "couplet_generator.h"
 #include "csv_reader.h"
 #include "redis_url.h"
 #include "text_encoding.h"
 
 #include <QCheckBox>
+#include <algorithm>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFile>
@@ -65,7 +67,7 @@ QList<std::pair<QString, QString>> CsvImportDialog::encodingChoices()
 CsvImportDialog::CsvImportDialog(const QString& input, QWidget* parent)
     : QDialog(parent), m_input(input), m_encoding(new QComboBox), m_detected(new QLabel),
       m_mappingTable(new QTableWidget), m_preview(new QTableWidget), m_output(new QLineEdit),
-      m_format(new QComboBox), m_headerLanguage(new QComboBox), m_resume(new QCheckBox), m_runOn(new QComboBox), m_redisUrl(new QLineEdit), m_posters(new PosterOptionsBox), m_message(new QLabel),
+      m_format(new QComboBox), m_headerLanguage(new QComboBox), m_resume(new QCheckBox), m_candidates(new QComboBox), m_runOn(new QComboBox), m_redisUrl(new QLineEdit), m_posters(new PosterOptionsBox), m_message(new QLabel),
       m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel))
 {
     buildUi();
@@ -86,11 +88,16 @@ void CsvImportDialog::buildUi()
     m_format->addItems({tr("CSV, UTF-8 with BOM (for Excel)"), tr("CSV, UTF-8"), tr("JSON Lines")});
     m_headerLanguage->addItems({tr("Chinese column names (上联 下联 横批)"), tr("English column names")});
     m_resume->setText(tr("Resume the interrupted job for this file and output"));
+    m_candidates->addItem(tr("%1 candidates (fast)").arg(kBulkRerankFactor), 0);
+    m_candidates->addItem(tr("%1 candidates, as the editor (about 4x slower)").arg(kRerankPool), kRerankPool);
+    m_candidates->setToolTip(tr("A row's couplet is the best of this many sampled. With %1 it is the couplet the editor "
+                                "writes for the same prompt and seed.").arg(kRerankPool));
     m_runOn->addItems({tr("This computer"), tr("Workers at")});
     m_redisUrl->setPlaceholderText(QStringLiteral("redis://127.0.0.1:6379"));
     const QSettings settings;
     m_redisUrl->setText(settings.value(QStringLiteral("bulk/redisUrl")).toString());
     m_runOn->setCurrentIndex(settings.value(QStringLiteral("bulk/runOnWorkers"), false).toBool() ? 1 : 0);
+    m_candidates->setCurrentIndex(std::max(0, m_candidates->findData(settings.value(QStringLiteral("bulk/candidates"), 0).toInt())));
     m_redisUrl->setEnabled(m_runOn->currentIndex() == 1);
     connect(m_runOn, &QComboBox::currentIndexChanged, this, [this](int index) {
         m_redisUrl->setEnabled(index == 1);
@@ -126,6 +133,7 @@ void CsvImportDialog::buildUi()
     form->addRow(tr("Format:"), m_format);
     form->addRow(tr("Header:"), m_headerLanguage);
     form->addRow(QString(), m_resume);
+    form->addRow(tr("Choose each couplet from:"), m_candidates);
     auto* runOnRow = new QHBoxLayout;
     runOnRow->addWidget(m_runOn);
     runOnRow->addWidget(m_redisUrl, 1);
@@ -271,6 +279,7 @@ void CsvImportDialog::rememberRunOn() const
 {
     QSettings settings;
     settings.setValue(QStringLiteral("bulk/runOnWorkers"), m_runOn->currentIndex() == 1);
+    settings.setValue(QStringLiteral("bulk/candidates"), m_candidates->currentData().toInt());
     if (!m_redisUrl->text().trimmed().isEmpty())
         settings.setValue(QStringLiteral("bulk/redisUrl"), m_redisUrl->text().trimmed());
 }
@@ -289,6 +298,7 @@ BulkImport CsvImportDialog::import() const
     b.bom = m_format->currentIndex() == 0;
     b.englishHeader = m_headerLanguage->currentIndex() == 1;
     b.resume = m_resume->isChecked();
+    b.candidatesPerRow = m_candidates->currentData().toInt();
     if (m_runOn->currentIndex() == 1)
         b.redisUrl = m_redisUrl->text().trimmed();
     b.posters = m_posters->options();

@@ -41,6 +41,8 @@ public:
     QTableWidget* mappingTable() const { return m_mappingTable; }
     QTableWidget* previewTable() const { return m_preview; }
     QComboBox* runOnBox() const { return m_runOn; }
+    // "Choose each couplet from": the bulk default (4 candidates) or the editor's pool (16).
+    QComboBox* candidatesBox() const { return m_candidates; }
     QLineEdit* redisUrlField() const { return m_redisUrl; }
     PosterOptionsBox* postersBox() const { return m_posters; }
     QLineEdit* outputField() const { return m_output; }
@@ -71,6 +73,7 @@ private:
     QComboBox* m_format;
     QComboBox* m_headerLanguage;
     QCheckBox* m_resume;
+    QComboBox* m_candidates;
     QComboBox* m_runOn;
     QLineEdit* m_redisUrl;
     PosterOptionsBox* m_posters;
