@@ -89,6 +89,15 @@ double CoupletScorer::toneScore(const std::u32string& upper, const std::u32strin
     return checked == 0 ? 0.0 : static_cast<double>(kept) / checked;
 }
 
+int CoupletScorer::endsAgainstTheRule(const std::u32string& upper, const std::u32string& lower, bool givenUpper) const
+{
+    if (upper.empty() || lower.empty()) return 0;
+    const Tone up = m_tones.tone(upper.back()), down = m_tones.tone(lower.back());
+    int wrong = up == Tone::Level ? 1 : 0;
+    if (!(givenUpper && up == Tone::Level) && down == Tone::Oblique) ++wrong;
+    return wrong;
+}
+
 double CoupletScorer::keywordCoverage(const std::u32string& upper, const std::u32string& lower,
                                       const std::vector<std::u32string>& keywords)
 {
@@ -116,7 +125,9 @@ ScoreParts CoupletScorer::partsOf(const Couplet& c, const std::vector<std::u32st
     ScoreParts p;
     p.logProb = m_weights.likelihood * c.parts.logProb;
     if (m_align) p.duizhang = m_weights.duizhang * m_align->coupletScore(m_vocab.encode(c.upper), m_vocab.encode(c.lower));
-    p.tone = m_weights.tone * toneScore(up, down);
+    // A blind judge prints no 上联 that ends on 平: among 16 candidates, one that keeps the rule wins.
+    p.tone = m_weights.tone * toneScore(up, down)
+        - m_weights.lineEnds * endsAgainstTheRule(up, down, m_lexicons.givenUpper);
     p.keywords = m_weights.keywords * keywordCoverage(up, down, keywords);
     p.repetition = penalty(m_weights.repetition, repeatedCharacters(up, down) + repeatedCharacters(down, up));
     p.backward = m_weights.backward * c.backwardLogProb;

@@ -19,6 +19,7 @@ struct ScoreWeights {
     double likelihood = 1.0; // per unit of the model's mean log-probability per token (CoupletModel::rerank sets it)
     double duizhang = 0.1;   // per unit of mean 对仗 pair score (about 0 to 8)
     double tone = 0.6;       // for a 平仄 pattern that keeps every rule
+    double lineEnds = 2.0;   // per line that ends against 上仄下平 (in the tone part; see endsAgainstTheRule)
     double keywords = 3.0;   // for every keyword present: a missing one outweighs the word and theme terms together
     double repetition = 0.3; // per character repeated within a line other than 叠字
     double cliche = 0.6;     // for a candidate all of whose phrases every other one shares
@@ -69,6 +70,10 @@ public:
     // 2, 4, 6 ... within a line and are opposite between the lines there;
     // 上联 ends on 仄, 下联 on 平. Rules on characters of unknown tone are skipped.
     double toneScore(const std::u32string& upper, const std::u32string& lower) const;
+    // Lines that end against the rule that the 上联 ends on 仄 and the 下联 on
+    // 平 (0 to 2; characters of unknown tone pass). Under a given 上联 that ends
+    // on 平, the 下联 answers it and is not counted.
+    int endsAgainstTheRule(const std::u32string& upper, const std::u32string& lower, bool givenUpper) const;
     // Share of keywords that occur as a run in either line, in [0, 1] (0 without keywords).
     static double keywordCoverage(const std::u32string& upper, const std::u32string& lower,
                                   const std::vector<std::u32string>& keywords);

@@ -21,13 +21,18 @@ inline constexpr std::u32string_view kOmenCharacters = U"死丧亡殡葬棺坟�
 // a shop's failure (破产, 倒闭, 亏本), life as a dream (若梦, 如梦, 是梦: 一生若梦竟无涯
 // under 万事如意), high summer in a spring couplet (盛夏, 夏来, 蛙声: 新荷弄影蛙声脆), the end
 // of days and a waning moon (末世, 月缺: 平安如故事 / 末世若浮名, 团圆月缺花千点), want (贫寒,
-// 清贫), and a church's word (福音: 瑞气欣盈大福音).
-inline constexpr std::array<std::u32string_view, 49> kOmenWords = {
+// 清贫), and a church's word (福音: 瑞气欣盈大福音). Blind judges (sheet J, 2026-12-06) also
+// refused age and want (老去乔迁新居乐 / 贫来富贵旧时欢), a blessing denied (喜结良缘无益友,
+// 平安能几日, 不安, 不顺, 无福 ...), the world's fickleness (世态炎凉), 红杏出墙 and satire
+// (求学业方能进步 / 做官事未必修身).
+inline constexpr std::array<std::u32string_view, 67> kOmenWords = {
     U"无常", U"归西", U"西归", U"永别", U"长眠", U"安息", U"断肠", U"驾鹤", U"作古", U"诀别", U"离世",
     U"辞世", U"去世", U"过世", U"归天", U"黄泉", U"寿终", U"无情", U"无缘", U"离别", U"别离", U"薄命",
     U"短命", U"落魄", U"末路", U"穷途", U"凄凉", U"落红", U"破产", U"倒闭", U"亏本", U"赔本", U"若梦",
     U"如梦", U"是梦", U"盛夏", U"初夏", U"炎夏", U"夏日", U"夏来", U"蛙声", U"蝉鸣", U"鸣蝉", U"末世",
-    U"月缺", U"缺月", U"贫寒", U"清贫", U"福音",
+    U"月缺", U"缺月", U"贫寒", U"清贫", U"福音", U"老去", U"贫来", U"无益", U"炎凉", U"出墙", U"未必",
+    U"能几", U"不吉", U"不安", U"不顺", U"不宁", U"不和", U"失和", U"无福", U"少福", U"不乐", U"无财",
+    U"不富",
 };
 
 // A 春联 answers 春 with 福, 喜, 岁 ..., not with summer: 春到人间花似锦 /

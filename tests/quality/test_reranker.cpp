@@ -101,6 +101,22 @@ COUPLET_TEST(scorePartsAddUpToTheTotalAndRankTheCandidates)
     CHECK_EQ(distinct.size(), std::size_t(3));
 }
 
+COUPLET_TEST(aLineEndingAgainstTheRuleLosesToOneThatKeepsIt)
+{
+    const Fixture f;
+    const CoupletScorer scorer(f.vocab, f.tones, nullptr);
+    // 喜 is 仄 and 来 平: the right ends. Swapped, both lines end wrong.
+    CHECK_EQ(scorer.endsAgainstTheRule(U"花月春山喜", U"水风雪地来", false), 0);
+    CHECK_EQ(scorer.endsAgainstTheRule(U"水风雪地来", U"花月春山喜", false), 2);
+    // A given 上联 ending on 平 is answered by a 下联 on 仄: only the 上联 counts.
+    CHECK_EQ(scorer.endsAgainstTheRule(U"水风雪地来", U"花月春山喜", true), 1);
+    // The same model score: the couplet that keeps the rule ranks first, by the tone part.
+    std::vector<Couplet> cands = {candidate("水风雪地来", "花月春山喜", -2.0), candidate("花月春山喜", "水风雪地来", -2.0)};
+    scorer.rerank(cands, {});
+    CHECK_EQ(cands.front().upper, std::string("花月春山喜"));
+    CHECK(cands.front().parts.tone - cands.back().parts.tone >= 2 * ScoreWeights{}.lineEnds);
+}
+
 COUPLET_TEST(theLikelihoodWeightScalesTheModelsTermAgainstTheRules)
 {
     const Fixture f;
