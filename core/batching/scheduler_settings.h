@@ -6,7 +6,7 @@ namespace couplet {
 // panel all start from.
 struct SchedulerSettings {
     int maxBatch = 32;        // slots: sequences decoded together in one step
-    int maxWaitMs = 50;       // batching window when the engine was idle
+    int maxWaitMs = 5;        // batching window when the engine was idle (an editor request of 16 candidates waits it whole)
     int maxStepTokens = 2048; // prompt tokens prefilled per step, at most
 
     bool operator==(const SchedulerSettings&) const = default;
