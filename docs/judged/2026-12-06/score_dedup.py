@@ -1,19 +1,12 @@
 """Printable per arm and mode for a sheet of mksheet_dedup.py: python3 score_dedup.py KEY verdicts..."""
-import json, re, sys
+import json, sys
+
+from judge_auc import verdicts_md  # id -> printable, from a verdicts file
 from collections import defaultdict
 MODE = {'keywords': 'keywords', 'themes': 'keywords', 'occasions': 'keywords', 'nine': 'keywords',
         'upper': 'upper', 'acrostic': 'acrostic', 'names': 'acrostic', 'control': 'control'}
 key = json.load(open(sys.argv[1]))
-def verdicts(path):
-    out = {}
-    for line in open(path, encoding='utf-8'):
-        m = re.match(r'\|\s*(\d+)\s*\|\s*([✓✗])\s*\|', line)
-        if m:
-            i = int(m.group(1))
-            if i in out: break
-            out[i] = m.group(2) == '✓'
-    return out
-all_v = [verdicts(p) for p in sys.argv[2:]]
+all_v = [verdicts_md(p) for p in sys.argv[2:]]
 for path, v in zip(sys.argv[2:], all_v):
     agg = defaultdict(lambda: [0, 0])
     for i, it in enumerate(key, 1):
