@@ -100,7 +100,7 @@ nlohmann::json outputJson(const JudgedPrompt& p, const Couplet& c)
 
 struct PromptRun {
     int count = 1, seeds = 1;
-    int perCouplet = 0; // --candidates: sampled per couplet returned (0 = sampledCandidates()'s default)
+    int bestOf = 0; // --candidates x --count (0 = sampledCandidates()'s default)
     std::uint64_t seed = 1;
     bool mustAppear = false, rerank = true;
     bool themeExample = true; // --no-example
@@ -113,7 +113,7 @@ struct PromptRun {
 void applyRun(GenerationSpec& spec, const PromptRun& run)
 {
     spec.candidates = run.count;
-    spec.bestOf = run.perCouplet * run.count;
+    spec.bestOf = run.bestOf;
     spec.keywordsMustAppear = run.mustAppear && spec.mode != PromptMode::Upper && !spec.keywords.empty();
     spec.rerank = run.rerank;
     spec.themeExample = run.themeExample;
@@ -169,7 +169,7 @@ int runPromptEval(Args& args)
     PromptRun run;
     run.count = args.integer("count", 1);
     run.seeds = args.integer("seeds", 1);
-    run.perCouplet = args.integer("candidates", 0);
+    run.bestOf = takeBestOf(args, run.count);
     run.seed = static_cast<std::uint64_t>(args.integer("seed", 1));
     run.mustAppear = args.flag("keywords-must-appear");
     run.rerank = !args.flag("no-rerank");
@@ -181,8 +181,6 @@ int runPromptEval(Args& args)
     auto model = loadModel(args);
     args.finish();
     if (run.count < 1 || run.seeds < 1) throw UsageError("--count and --seeds must be at least 1");
-    if (run.perCouplet < 0 || run.perCouplet * run.count > kMaxSampledCandidates)
-        throw UsageError("--candidates x --count must be 1 to " + std::to_string(kMaxSampledCandidates) + " candidates sampled in all");
     auto prompts = readPrompts(file);
     auto decoder = model->makeDecoder();
     PromptScores s;

@@ -90,6 +90,16 @@ int takeEmbedPosition(Args& args)
     return *at;
 }
 
+int takeBestOf(Args& args, int count)
+{
+    // 0: sampledCandidates()'s default (kRerankFactor per couplet, at least kRerankPool, when reranking).
+    const int perCouplet = args.integer("candidates", 0);
+    if (perCouplet < 0 || perCouplet * count > kMaxSampledCandidates)
+        throw UsageError("--candidates x --count must be 1 to " + std::to_string(kMaxSampledCandidates)
+                         + " candidates sampled in all");
+    return perCouplet * count;
+}
+
 void takeDecodingOptions(Args& args, GenerationSpec& spec)
 {
     spec.embedAt = takeEmbedPosition(args);
@@ -102,12 +112,7 @@ void takeDecodingOptions(Args& args, GenerationSpec& spec)
     spec.length = args.integer("length", 7);
     spec.candidates = args.integer("count", 1);
     if (spec.candidates < 1) throw UsageError("--count must be at least 1");
-    // 0: sampledCandidates()'s default (kRerankFactor per couplet, at least kRerankPool, when reranking).
-    const int perCouplet = args.integer("candidates", 0);
-    if (perCouplet < 0 || perCouplet * spec.candidates > kMaxSampledCandidates)
-        throw UsageError("--candidates x --count must be 1 to " + std::to_string(kMaxSampledCandidates)
-                         + " candidates sampled in all");
-    spec.bestOf = perCouplet * spec.candidates;
+    spec.bestOf = takeBestOf(args, spec.candidates);
     const int seed = args.integer("seed", 0);
     if (seed < 0) throw UsageError("--seed must not be negative");
     spec.sampling.seed = static_cast<std::uint64_t>(seed);

@@ -37,6 +37,11 @@ std::string takeStyle(Args& args);
 // is not given keeps its value).
 void takeSamplingOptions(Args& args, SamplingSettings& s);
 
+// --candidates K for `count` couplets as GenerationSpec::bestOf (K x count; 0
+// when absent: sampledCandidates()'s default); throws UsageError beyond
+// kMaxSampledCandidates in all or for a negative K.
+int takeBestOf(Args& args, int count);
+
 // The decoding flags `couplet generate` and `couplet batch` share, into
 // `spec`: --at, --length, --count, --seed, --temperature, --top-k, --top-p,
 // --repetition-penalty, --greedy, --tone, --free-hengpi,
