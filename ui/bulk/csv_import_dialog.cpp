@@ -8,7 +8,6 @@
 #include "text_encoding.h"
 
 #include <QCheckBox>
-#include <algorithm>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFile>
@@ -23,6 +22,8 @@
 #include <QSettings>
 #include <QTableWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace couplet {
 namespace {
@@ -149,7 +150,7 @@ void CsvImportDialog::buildUi()
     layout->addWidget(m_message);
     layout->addWidget(m_buttons);
     connect(m_buttons, &QDialogButtonBox::accepted, this, [this] {
-        rememberRunOn();
+        rememberChoices();
         m_posters->remember();
         accept();
     });
@@ -275,7 +276,7 @@ void CsvImportDialog::updateState()
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(message.isEmpty());
 }
 
-void CsvImportDialog::rememberRunOn() const
+void CsvImportDialog::rememberChoices() const
 {
     QSettings settings;
     settings.setValue(QStringLiteral("bulk/runOnWorkers"), m_runOn->currentIndex() == 1);

@@ -59,7 +59,7 @@ private:
     void roleChosen(int column, int roleIndex);
     void chooseOutput();
     void updateState();
-    void rememberRunOn() const;
+    void rememberChoices() const; // run on, the workers' URL, candidates per row
 
     QString m_input;
     std::vector<std::string> m_header;
