@@ -32,6 +32,10 @@ void printHelp()
                  "  --bits N           2^N hashed feature weights (default 19: 2 MB)\n"
                  "  --samples FILE     keep the model's samples in FILE, and reuse them when it exists (sampled for\n"
                  "                     the same model, --pairs, --valid-pairs, --seed and --upper-share)\n"
+                 "couplet train-judge --verdicts FILE.tsv [--out FILE] [--epochs N] [--lr X] [--l2 X] [--bits N]\n"
+                 "  fits the judge to verdicts instead: \"1 or 0<TAB>上联<TAB>下联\" lines (1 = printable as it is), so\n"
+                 "  that its score is the log-odds that a judge prints the couplet; reports its AUC on the tenth of\n"
+                 "  the verdicts it holds out (by the 上联). No data folder is read and nothing is sampled.\n"
                  "couplet train-judge --score FILE.tsv\n"
                  "  prints the model's judge score (log-odds written by a person) before each \"上联<TAB>下联...\" line\n"
               << modelOptionsHelp();
@@ -63,6 +67,35 @@ int scoreFile(const CoupletModel& model, const std::filesystem::path& path)
     return 0;
 }
 
+// `--verdicts FILE`: the judge fitted to printable / not verdicts.
+int trainOnVerdicts(Args& args)
+{
+    const std::filesystem::path file = args.value("verdicts");
+    std::filesystem::path out = args.value("out");
+    JudgeTrainOptions o;
+    o.epochs = args.integer("epochs", o.epochs);
+    o.learningRate = args.number("lr", o.learningRate);
+    o.l2 = args.number("l2", o.l2);
+    o.hashBits = args.integer("bits", o.hashBits);
+    o.seed = static_cast<std::uint64_t>(args.integer("seed", 1));
+    if (o.epochs < 1) throw UsageError("--epochs must be at least 1");
+    if (!(o.learningRate > 0) || !(o.l2 >= 0)) throw UsageError("--lr must be positive and --l2 not negative");
+    if (o.hashBits < 10 || o.hashBits > 24) throw UsageError("--bits must be 10 to 24, not " + std::to_string(o.hashBits));
+    const auto verdicts = readVerdicts(file);
+    auto model = loadModel(args);
+    args.finish();
+    if (out.empty()) out = model->dir() / kJudgeFile;
+    CoupletJudge judge;
+    const VerdictReport r = trainJudgeOnVerdicts(*model, verdicts, o, judge, std::cout);
+    judge.save(out);
+    std::cout << std::fixed << std::setprecision(3) << "wrote " << out.string() << " (" << std::filesystem::file_size(out)
+              << " bytes) in " << r.fitSeconds << " s\n"
+              << "fitted on " << r.trainPrintable << " printable and " << r.trainRejected << " rejected couplets\n"
+              << "held out (" << r.heldPrintable << " printable, " << r.heldRejected << " rejected): AUC " << r.heldAuc
+              << "\n";
+    return 0;
+}
+
 } // namespace
 
 int runTrainJudge(Args& args)
@@ -77,6 +110,7 @@ int runTrainJudge(Args& args)
         args.finish();
         return scoreFile(*model, file);
     }
+    if (args.has("verdicts")) return trainOnVerdicts(args);
     JudgeTrainOptions o;
     o.dataDir = args.value("data");
     std::filesystem::path out = args.value("out");

@@ -355,4 +355,68 @@ JudgeReport trainJudge(const CoupletModel& model, const JudgeTrainOptions& o, Co
     return r;
 }
 
+std::vector<LabelledCouplet> readVerdicts(const std::filesystem::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error(path.string() + ": cannot open");
+    std::vector<LabelledCouplet> out;
+    std::string line;
+    int lineNo = 0;
+    while (std::getline(in, line)) {
+        ++lineNo;
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (line.empty() || line[0] == '#') continue;
+        const auto a = line.find('\t');
+        const auto b = a == std::string::npos ? a : line.find('\t', a + 1);
+        const auto c = b == std::string::npos ? b : line.find('\t', b + 1);
+        const std::string label = line.substr(0, a);
+        if (b == std::string::npos || (label != "0" && label != "1") || utf8::firstInvalid(line) != std::string::npos)
+            throw std::runtime_error(path.string() + ":" + std::to_string(lineNo)
+                                     + ": expected UTF-8 \"1 or 0<TAB>上联<TAB>下联\" (1 = printable)");
+        LabelledCouplet v;
+        v.printable = label == "1";
+        v.upper = utf8::decode(line.substr(a + 1, b - a - 1));
+        v.lower = utf8::decode(line.substr(b + 1, c == std::string::npos ? c : c - b - 1));
+        if (v.upper.empty() || v.upper.size() != v.lower.size())
+            throw std::runtime_error(path.string() + ":" + std::to_string(lineNo)
+                                     + ": the 上联 and 下联 must be non-empty and of one length");
+        out.push_back(std::move(v));
+    }
+    if (out.empty()) throw std::runtime_error(path.string() + ": no verdicts");
+    return out;
+}
+
+VerdictReport trainJudgeOnVerdicts(const CoupletModel& model, const std::vector<LabelledCouplet>& verdicts,
+                                   const JudgeTrainOptions& o, CoupletJudge& judge, std::ostream& log)
+{
+    VerdictReport r;
+    const auto start = Clock::now();
+    const JudgeTables tables = model.judgeTables();
+    judge = CoupletJudge(o.hashBits, judgeTablesFingerprint(model.dir()));
+    // The held-out tenth by the 上联's hash, so that one 上联 is never on both sides.
+    auto heldOut = [](const std::u32string& upper) {
+        std::uint64_t h = 1469598103934665603ull;
+        for (char32_t ch : upper) h = (h ^ static_cast<std::uint64_t>(ch)) * 1099511628211ull;
+        return h % 10 == 0;
+    };
+    std::vector<Example> examples;
+    std::vector<const LabelledCouplet*> held;
+    for (const auto& v : verdicts) {
+        if (heldOut(v.upper)) {
+            held.push_back(&v);
+            ++(v.printable ? r.heldPrintable : r.heldRejected);
+            continue;
+        }
+        examples.push_back({judge.features(v.upper, v.lower, tables), v.printable ? 1.0f : 0.0f});
+        ++(v.printable ? r.trainPrintable : r.trainRejected);
+    }
+    log << "fitting on " << r.trainPrintable << " printable and " << r.trainRejected << " rejected couplets" << std::endl;
+    fit(judge, examples, o, log);
+    std::vector<double> printable, rejected;
+    for (const auto* v : held) (v->printable ? printable : rejected).push_back(judge.score(v->upper, v->lower, tables));
+    r.heldAuc = rocAuc(printable, rejected);
+    r.fitSeconds = secondsSince(start);
+    return r;
+}
+
 } // namespace couplet

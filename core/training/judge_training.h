@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
+#include <string>
 #include <vector>
 
 namespace couplet {
@@ -53,6 +54,31 @@ struct JudgeReport {
 // fits a CoupletJudge by logistic regression with AdaGrad, and reports on
 // the validation split (whose pairs are never trained on). Progress on `log`.
 JudgeReport trainJudge(const CoupletModel& model, const JudgeTrainOptions& options, CoupletJudge& judge, std::ostream& log);
+
+// One couplet with a verdict: printable as it is (a designer's or a blind
+// judge's), or not.
+struct LabelledCouplet {
+    std::u32string upper, lower;
+    bool printable = false;
+};
+
+// What a judge fitted on verdicts scores on the verdicts it was not fitted on.
+struct VerdictReport {
+    std::size_t trainPrintable = 0, trainRejected = 0, heldPrintable = 0, heldRejected = 0;
+    double heldAuc = 0;      // printable vs not, held-out verdicts
+    double fitSeconds = 0;
+};
+
+// Reads "1|0<TAB>上联<TAB>下联[<TAB>...]" lines (1 = printable); throws
+// std::runtime_error naming the file and line of one that is not.
+std::vector<LabelledCouplet> readVerdicts(const std::filesystem::path& path);
+
+// Fits a CoupletJudge to verdicts instead of to real-vs-sampled couplets:
+// its score is then the log-odds that a judge prints the couplet. Verdicts
+// whose 上联 hashes into the held-out tenth are kept out of the fit and
+// reported on (the same 上联 never sits on both sides).
+VerdictReport trainJudgeOnVerdicts(const CoupletModel& model, const std::vector<LabelledCouplet>& verdicts,
+                                   const JudgeTrainOptions& options, CoupletJudge& judge, std::ostream& log);
 
 // The probability that a positive scores above a negative (ties count half).
 double rocAuc(const std::vector<double>& positive, const std::vector<double>& negative);

@@ -19,7 +19,9 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <random>
+#include <sstream>
 #include <set>
 
 using namespace couplet;
@@ -159,4 +161,44 @@ COUPLET_TEST(trainJudgeOnATinyDataSetWritesALoadableFile)
     const auto [badStatus, badLog] = runCli("train-judge --model " + model.string(), root / "bad.log");
     CHECK(badStatus != 0);
     CHECK(badLog.find("--data is required") != std::string::npos);
+}
+
+// `train-judge --verdicts`: a judge fitted to blind verdicts on the model's own
+// couplets (docs/judged/2026-12-06/verdict-judge/verdicts.tsv, 9,000 couplets
+// each judged printable or not) ranks the held-out tenth better than chance;
+// a malformed verdict line is refused naming its file and line.
+COUPLET_TEST(judgeFittedToVerdictsRanksHeldOutVerdicts)
+{
+    const char* dir = std::getenv("COUPLET_JUDGED_DIR");
+    CHECK(dir != nullptr);
+    const auto verdicts = readVerdicts(std::filesystem::path(dir) / "verdict-judge" / "verdicts.tsv");
+    CHECK_EQ(verdicts.size(), std::size_t(9000));
+    const auto printable = std::count_if(verdicts.begin(), verdicts.end(), [](const auto& v) { return v.printable; });
+    CHECK(printable > 300 && printable < 1500);
+
+    const auto model = CoupletModel::load(CoupletModel::defaultModelDir());
+    JudgeTrainOptions o;
+    o.epochs = 3;
+    o.learningRate = 0.03;
+    CoupletJudge judge;
+    std::ostringstream log;
+    const VerdictReport r = trainJudgeOnVerdicts(*model, verdicts, o, judge, log);
+    std::cout << log.str() << "held out: " << r.heldPrintable << " printable, " << r.heldRejected << " rejected, AUC "
+              << r.heldAuc << "\n";
+    CHECK(r.heldPrintable >= 30);
+    CHECK_EQ(r.trainPrintable + r.trainRejected + r.heldPrintable + r.heldRejected, verdicts.size());
+    CHECK(r.heldAuc > 0.65);
+
+    const auto root = testing::freshTempDir("verdicts");
+    {
+        std::ofstream bad(root / "bad.tsv");
+        bad << "# a comment\n1\t春风送暖\t旭日迎新\nyes\t春风送暖千家乐\t旭日迎新万户欢\n";
+    }
+    const auto [status, text] = runCli("train-judge --verdicts " + (root / "bad.tsv").string() + " --model "
+                                           + CoupletModel::defaultModelDir().string() + " --out " + (root / "j.bin").string(),
+                                       root / "bad.log");
+    std::cout << text;
+    CHECK(status != 0);
+    CHECK(text.find("bad.tsv:3") != std::string::npos);
+    CHECK(!std::filesystem::exists(root / "j.bin"));
 }
