@@ -169,7 +169,19 @@ void CoupletScorer::rerank(std::vector<Couplet>& candidates, const std::vector<s
         c.parts.cliche = penalty(m_weights.cliche, sharedPhraseShare(i, phrases));
         c.score = c.parts.total();
     }
-    std::stable_sort(candidates.begin(), candidates.end(), [](const Couplet& a, const Couplet& b) { return a.score > b.score; });
+    // Keywords first: the share present, not its weighted part, so that a
+    // weight of 0 (or any) still keeps a couplet that leaves one out below.
+    std::vector<std::pair<double, std::size_t>> order;
+    for (std::size_t i = 0; i < candidates.size(); ++i)
+        order.emplace_back(keywordCoverage(utf8::decode(candidates[i].upper), utf8::decode(candidates[i].lower), keywords), i);
+    std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
+        if (a.first != b.first) return a.first > b.first;
+        return candidates[a.second].score > candidates[b.second].score;
+    });
+    std::vector<Couplet> sorted;
+    sorted.reserve(candidates.size());
+    for (const auto& [coverage, i] : order) sorted.push_back(std::move(candidates[i]));
+    candidates = std::move(sorted);
 }
 
 void CoupletScorer::keepBest(std::vector<Couplet>& ranked, std::size_t n)

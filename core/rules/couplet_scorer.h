@@ -60,7 +60,10 @@ public:
                   PromptLexicons lexicons = {});
 
     // Fills parts and score of every candidate (parts.logProb must be set, and
-    // backwardLogProb where the backward weight is not 0) and sorts them best first.
+    // backwardLogProb where the backward weight is not 0) and sorts them best
+    // first: a candidate that holds more of the keywords ranks above one that
+    // holds fewer whatever their scores (the rubric rejects a couplet that
+    // leaves out a keyword asked for), then by score.
     void rerank(std::vector<Couplet>& candidates, const std::vector<std::u32string>& keywords) const;
     // Keeps the best n of ranked candidates, passing over exact repeats of a
     // better one while enough others remain; the order stays best first.

@@ -120,19 +120,44 @@ COUPLET_TEST(aLineEndingAgainstTheRuleLosesToOneThatKeepsIt)
 COUPLET_TEST(theLikelihoodWeightScalesTheModelsTermAgainstTheRules)
 {
     const Fixture f;
-    // 花月春山喜 / 水风雪地来 holds the keyword 花月 and is the 对仗 table's own pair; the
-    // other is likelier by 0.3 nats a character. The rules win at weight 1, the model at 20.
+    // Without keywords the rule terms prefer 春风开万户 / 瑞雪满千家 by about one point;
+    // 花月春山喜 / 水风雪地来 is likelier by 0.5 nats a character. The rules win at
+    // weight 1, the model at 100.
     const auto ranked = [&](double likelihood) {
         ScoreWeights weights;
         weights.likelihood = likelihood;
         const CoupletScorer scorer(f.vocab, f.tones, &f.align, weights);
-        std::vector<Couplet> cands = {candidate("春风开万户", "瑞雪满千家", -2.0), candidate("花月春山喜", "水风雪地来", -2.3)};
-        scorer.rerank(cands, {U"花月"});
-        for (const auto& c : cands) CHECK_NEAR(c.parts.logProb, likelihood * (c.upper == "春风开万户" ? -2.0 : -2.3), 1e-12);
+        std::vector<Couplet> cands = {candidate("春风开万户", "瑞雪满千家", -2.0), candidate("花月春山喜", "水风雪地来", -1.5)};
+        scorer.rerank(cands, {});
+        for (const auto& c : cands) CHECK_NEAR(c.parts.logProb, likelihood * (c.upper == "春风开万户" ? -2.0 : -1.5), 1e-9);
         return cands.front().upper;
     };
-    CHECK_EQ(ranked(1.0), std::string("花月春山喜"));
-    CHECK_EQ(ranked(20.0), std::string("春风开万户"));
+    CHECK_EQ(ranked(1.0), std::string("春风开万户"));
+    CHECK_EQ(ranked(100.0), std::string("花月春山喜"));
+}
+
+// A couplet that leaves out a keyword asked for ranks below one that holds it,
+// however much likelier it is and whatever the keyword's weight; among those
+// that hold as many keywords, the score decides.
+COUPLET_TEST(aCoupletWithoutAKeywordNeverOutranksOneWithIt)
+{
+    const Fixture f;
+    for (double keywordWeight : {0.0, 3.0}) {
+        ScoreWeights weights;
+        weights.likelihood = 20.0;
+        weights.keywords = keywordWeight;
+        const CoupletScorer scorer(f.vocab, f.tones, &f.align, weights);
+        std::vector<Couplet> cands = {candidate("春风开万户", "瑞雪满千家", -1.0), candidate("花月春山喜", "水风雪地来", -4.0),
+                                      candidate("春山花月喜", "雪地水风来", -3.0)};
+        scorer.rerank(cands, {U"花月"});
+        CHECK_EQ(cands[0].upper, std::string("春山花月喜"));   // holds 花月, likelier of the two that do
+        CHECK_EQ(cands[1].upper, std::string("花月春山喜"));
+        CHECK_EQ(cands[2].upper, std::string("春风开万户"));   // the likeliest, without 花月
+        CHECK(cands[2].score > cands[0].score);
+        // No keywords: the score alone.
+        scorer.rerank(cands, {});
+        CHECK_EQ(cands[0].upper, std::string("春风开万户"));
+    }
 }
 
 COUPLET_TEST(generateSamplesTheRerankFactorPerCoupletAndKeepsTheBest)
