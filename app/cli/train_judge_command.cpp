@@ -67,11 +67,10 @@ int scoreFile(const CoupletModel& model, const std::filesystem::path& path)
     return 0;
 }
 
-// `--verdicts FILE`: the judge fitted to printable / not verdicts.
-int trainOnVerdicts(Args& args)
+// How the logistic regression is fitted: --epochs, --lr, --l2, --bits, --seed,
+// checked; the same for both ways of training the judge.
+JudgeTrainOptions fitOptions(Args& args)
 {
-    const std::filesystem::path file = args.value("verdicts");
-    std::filesystem::path out = args.value("out");
     JudgeTrainOptions o;
     o.epochs = args.integer("epochs", o.epochs);
     o.learningRate = args.number("lr", o.learningRate);
@@ -81,6 +80,15 @@ int trainOnVerdicts(Args& args)
     if (o.epochs < 1) throw UsageError("--epochs must be at least 1");
     if (!(o.learningRate > 0) || !(o.l2 >= 0)) throw UsageError("--lr must be positive and --l2 not negative");
     if (o.hashBits < 10 || o.hashBits > 24) throw UsageError("--bits must be 10 to 24, not " + std::to_string(o.hashBits));
+    return o;
+}
+
+// `--verdicts FILE`: the judge fitted to printable / not verdicts.
+int trainOnVerdicts(Args& args)
+{
+    const std::filesystem::path file = args.value("verdicts");
+    std::filesystem::path out = args.value("out");
+    const JudgeTrainOptions o = fitOptions(args);
     const auto verdicts = readVerdicts(file);
     auto model = loadModel(args);
     args.finish();
@@ -111,27 +119,21 @@ int runTrainJudge(Args& args)
         return scoreFile(*model, file);
     }
     if (args.has("verdicts")) return trainOnVerdicts(args);
-    JudgeTrainOptions o;
-    o.dataDir = args.value("data");
+    const std::filesystem::path dataDir = args.value("data");
+    if (dataDir.empty()) throw UsageError("--data is required (the training data folder)");
+    JudgeTrainOptions o = fitOptions(args);
+    o.dataDir = dataDir;
     std::filesystem::path out = args.value("out");
     o.pairs = args.integer("pairs", o.pairs);
     o.validPairs = args.integer("valid-pairs", o.validPairs);
     o.upperShare = args.number("upper-share", o.upperShare);
     o.swappedShare = args.number("swapped-share", o.swappedShare);
-    o.epochs = args.integer("epochs", o.epochs);
-    o.learningRate = args.number("lr", o.learningRate);
-    o.l2 = args.number("l2", o.l2);
-    o.hashBits = args.integer("bits", o.hashBits);
-    o.seed = static_cast<std::uint64_t>(args.integer("seed", 1));
     o.batch = args.integer("batch", o.batch);
     o.samplesFile = args.value("samples");
-    if (o.dataDir.empty()) throw UsageError("--data is required (the training data folder)");
-    if (o.pairs < 1 || o.validPairs < 0 || o.epochs < 1 || o.batch < 1)
-        throw UsageError("--pairs, --epochs and --batch must be at least 1, --valid-pairs 0 or more");
+    if (o.pairs < 1 || o.validPairs < 0 || o.batch < 1)
+        throw UsageError("--pairs and --batch must be at least 1, --valid-pairs 0 or more");
     if (!(o.upperShare >= 0 && o.upperShare <= 1) || !(o.swappedShare >= 0 && o.swappedShare <= 1))
         throw UsageError("--upper-share and --swapped-share must be between 0 and 1");
-    if (!(o.learningRate > 0) || !(o.l2 >= 0)) throw UsageError("--lr must be positive and --l2 not negative");
-    if (o.hashBits < 10 || o.hashBits > 24) throw UsageError("--bits must be 10 to 24, not " + std::to_string(o.hashBits));
     auto model = loadModel(args);
     args.finish();
     if (out.empty()) out = model->dir() / kJudgeFile;

@@ -1,5 +1,7 @@
 #include "model_id.h"
 
+#include "fnv1a.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -10,17 +12,6 @@
 namespace couplet::cluster {
 namespace {
 
-constexpr std::uint64_t kFnvOffset = 14695981039346656037ull;
-constexpr std::uint64_t kFnvPrime = 1099511628211ull;
-
-void hashBytes(const char* bytes, std::size_t n, std::uint64_t& hash)
-{
-    for (std::size_t i = 0; i < n; ++i) {
-        hash ^= static_cast<unsigned char>(bytes[i]);
-        hash *= kFnvPrime;
-    }
-}
-
 void hashFile(const std::filesystem::path& file, std::uint64_t& hash)
 {
     std::ifstream in(file, std::ios::binary);
@@ -28,7 +19,7 @@ void hashFile(const std::filesystem::path& file, std::uint64_t& hash)
     std::vector<char> buffer(1 << 16);
     while (in) {
         in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-        hashBytes(buffer.data(), static_cast<std::size_t>(in.gcount()), hash);
+        hash = fnv1a(hash, buffer.data(), static_cast<std::size_t>(in.gcount()));
     }
 }
 
@@ -36,7 +27,7 @@ void hashFile(const std::filesystem::path& file, std::uint64_t& hash)
 
 std::string modelIdOf(const std::filesystem::path& dir)
 {
-    std::uint64_t hash = kFnvOffset;
+    std::uint64_t hash = kFnv1aOffset;
     for (const char* name : {"config.json", "vocab.txt", "model.safetensors", "tones.tsv", "hengpi.txt"}) {
         const auto file = dir / name;
         const bool required = std::string_view(name) != "tones.tsv" && std::string_view(name) != "hengpi.txt";
@@ -52,7 +43,7 @@ std::string modelIdOf(const std::filesystem::path& dir)
     for (const char* name : {"align.tsv", "bigrams.tsv", "words.tsv", "themes.tsv", "judge.bin", "examples.tsv", "styles.txt"}) {
         const auto file = dir / name;
         if (!std::filesystem::exists(file)) continue;
-        hashBytes(name, std::strlen(name), hash);
+        hash = fnv1a(hash, name, std::strlen(name));
         hashFile(file, hash);
     }
     const auto normal = dir.lexically_normal();

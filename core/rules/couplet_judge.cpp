@@ -2,6 +2,7 @@
 
 #include "align_table.h"
 #include "couplet_scorer.h"
+#include "fnv1a.h"
 #include "theme_lexicon.h"
 #include "tone_table.h"
 #include "vocab.h"
@@ -23,22 +24,13 @@ constexpr char kMagic[8] = {'C', 'P', 'J', 'U', 'D', 'G', 'E', '\0'};
 constexpr int kMinHashBits = 10, kMaxHashBits = 24;
 constexpr char32_t kLineStart = U'^', kLineEnd = U'$';
 
-constexpr std::uint64_t kFnvOffset = 0xcbf29ce484222325ULL, kFnvPrime = 0x100000001b3ULL;
-
-std::uint64_t fnv(std::uint64_t h, const void* data, std::size_t size)
-{
-    const auto* p = static_cast<const unsigned char*>(data);
-    for (std::size_t i = 0; i < size; ++i) h = (h ^ p[i]) * kFnvPrime;
-    return h;
-}
-
 // A feature's name, hashed as it is built: a tag, then characters and small numbers.
 class FeatureHash {
 public:
     explicit FeatureHash(char tag) { add(static_cast<char32_t>(tag)); }
     FeatureHash& add(char32_t c)
     {
-        m_h = (m_h ^ c) * kFnvPrime;
+        m_h = (m_h ^ c) * kFnv1aPrime;
         return *this;
     }
     FeatureHash& add(std::u32string_view s)
@@ -57,7 +49,7 @@ public:
     }
 
 private:
-    std::uint64_t m_h = kFnvOffset;
+    std::uint64_t m_h = kFnv1aOffset;
 };
 
 // A word of a line's split: where it starts in the line, its text and part of speech.
@@ -267,7 +259,7 @@ void CoupletJudge::save(const std::filesystem::path& path) const
     writeValue(out, m_bias);
     for (float w : m_dense) writeValue(out, w);
     out.append(reinterpret_cast<const char*>(m_sparse.data()), m_sparse.size() * sizeof(float));
-    writeValue(out, fnv(kFnvOffset, out.data(), out.size()));
+    writeValue(out, fnv1a(kFnv1aOffset, out.data(), out.size()));
     const auto temporary = std::filesystem::path(path.string() + ".tmp");
     {
         std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
@@ -303,7 +295,7 @@ CoupletJudge CoupletJudge::load(const std::filesystem::path& path, std::uint64_t
                                  + std::to_string(expected) + " (the file is cut short or damaged)" + retrain);
     std::uint64_t stored;
     std::memcpy(&stored, in.data() + in.size() - 8, 8);
-    if (fnv(kFnvOffset, in.data(), in.size() - 8) != stored)
+    if (fnv1a(kFnv1aOffset, in.data(), in.size() - 8) != stored)
         throw std::runtime_error(path.string() + ": checksum mismatch (the file is damaged)" + retrain);
     CoupletJudge judge(static_cast<int>(bits), readValue<std::uint64_t>(in, at, path));
     if (tablesFingerprint != 0 && judge.m_fingerprint != tablesFingerprint)
@@ -317,14 +309,14 @@ CoupletJudge CoupletJudge::load(const std::filesystem::path& path, std::uint64_t
 
 std::uint64_t judgeTablesFingerprint(const std::filesystem::path& modelDir)
 {
-    std::uint64_t h = kFnvOffset;
+    std::uint64_t h = kFnv1aOffset;
     for (const char* name : {"vocab.txt", "tones.tsv", "align.tsv", "words.tsv"}) {
         std::ifstream file(modelDir / name, std::ios::binary);
         if (!file) continue;
-        h = fnv(h, name, std::strlen(name));
+        h = fnv1a(h, name, std::strlen(name));
         char buffer[1 << 16];
         while (file.read(buffer, sizeof buffer) || file.gcount() > 0)
-            h = fnv(h, buffer, static_cast<std::size_t>(file.gcount()));
+            h = fnv1a(h, buffer, static_cast<std::size_t>(file.gcount()));
     }
     return h;
 }

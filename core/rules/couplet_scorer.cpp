@@ -156,12 +156,17 @@ void CoupletScorer::addLexiconParts(ScoreParts& p, const std::u32string& up, con
 
 void CoupletScorer::rerank(std::vector<Couplet>& candidates, const std::vector<std::u32string>& keywords) const
 {
+    // Keywords first: the share present, not its weighted part, so that a
+    // weight of 0 (or any) still keeps a couplet that leaves one out below.
     std::vector<std::set<std::u32string>> phrases;
+    std::vector<std::pair<double, std::size_t>> order; // (keyword coverage, candidate)
     for (const auto& c : candidates) {
+        const auto up = utf8::decode(c.upper), down = utf8::decode(c.lower);
         std::set<std::u32string> own;
-        for (auto& g : coupletBigrams(utf8::decode(c.upper), utf8::decode(c.lower)))
+        for (auto& g : coupletBigrams(up, down))
             if (!insideKeyword(g, keywords)) own.insert(std::move(g));
         phrases.push_back(std::move(own));
+        order.emplace_back(keywordCoverage(up, down, keywords), order.size());
     }
     for (std::size_t i = 0; i < candidates.size(); ++i) {
         auto& c = candidates[i];
@@ -169,11 +174,6 @@ void CoupletScorer::rerank(std::vector<Couplet>& candidates, const std::vector<s
         c.parts.cliche = penalty(m_weights.cliche, sharedPhraseShare(i, phrases));
         c.score = c.parts.total();
     }
-    // Keywords first: the share present, not its weighted part, so that a
-    // weight of 0 (or any) still keeps a couplet that leaves one out below.
-    std::vector<std::pair<double, std::size_t>> order;
-    for (std::size_t i = 0; i < candidates.size(); ++i)
-        order.emplace_back(keywordCoverage(utf8::decode(candidates[i].upper), utf8::decode(candidates[i].lower), keywords), i);
     std::stable_sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
         if (a.first != b.first) return a.first > b.first;
         return candidates[a.second].score > candidates[b.second].score;

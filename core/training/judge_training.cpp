@@ -3,6 +3,7 @@
 #include "candidate_group.h"
 #include "couplet_model.h"
 #include "couplet_model_generator.h"
+#include "fnv1a.h"
 #include "generate.h"
 #include "line_shape.h"
 #include "utf8.h"
@@ -395,9 +396,7 @@ VerdictReport trainJudgeOnVerdicts(const CoupletModel& model, const std::vector<
     judge = CoupletJudge(o.hashBits, judgeTablesFingerprint(model.dir()));
     // The held-out tenth by the 上联's hash, so that one 上联 is never on both sides.
     auto heldOut = [](const std::u32string& upper) {
-        std::uint64_t h = 1469598103934665603ull;
-        for (char32_t ch : upper) h = (h ^ static_cast<std::uint64_t>(ch)) * 1099511628211ull;
-        return h % 10 == 0;
+        return fnv1a(kFnv1aOffset, upper.data(), upper.size() * sizeof(char32_t)) % 10 == 0;
     };
     std::vector<Example> examples;
     std::vector<const LabelledCouplet*> held;
