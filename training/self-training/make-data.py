@@ -35,7 +35,7 @@ for name in sorted(os.listdir(src)):
         os.symlink(os.path.abspath(os.path.join(src, name)), link)
 if os.path.isdir(os.path.join(data, 'idioms')) and not os.path.lexists(os.path.join(out, 'idioms')):
     os.symlink(os.path.abspath(os.path.join(data, 'idioms')), os.path.join(out, 'idioms'))
-pairs, seen = [], set()
+printable = set()
 for path in verdicts:
     for no, line in enumerate(open(path, encoding='utf-8'), 1):
         if line.startswith('#') or not line.strip():
@@ -43,11 +43,9 @@ for path in verdicts:
         f = line.rstrip('\n').split('\t')
         if len(f) < 3 or f[0] not in ('0', '1'):
             sys.exit(f'{path}: line {no}: expected "1 or 0<TAB>上联<TAB>下联[<TAB>...]"')
-        pair = (f[1], f[2])
-        if f[0] == '1' and pair not in seen and not any(a in f[1] + f[2] for a in animals):
-            seen.add(pair)
-            pairs.append(pair)
-pairs.sort()
+        if f[0] == '1' and not any(a in f[1] + f[2] for a in animals):
+            printable.add((f[1], f[2]))
+pairs = sorted(printable)
 random.Random(5).shuffle(pairs)
 if cap:
     from collections import Counter
