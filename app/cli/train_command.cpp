@@ -107,6 +107,8 @@ int runTrain(Args& args)
                      "              [--device cpu|cuda] [--seed N] [--warmup N] [--min-lr X] [--bf16 | --fp32]\n"
                      "              [--grow-layers N] [--styles LEXICON] [--examples THEMES.tsv [--example-rate 0.7]]\n"
                      "              [--partners [--partner-lr-scale X]]\n"
+                     "              [--preferences FILE.tsv [--preference-beta 0.1] [--preference-weight 1]\n"
+                     "               [--preference-batch 32]]\n"
                      "  --resume  continue the checkpoint in --out with the schedule it was started with (steps, batch,\n"
                      "            learning rates, warm-up); any of those given as well replace the recorded ones\n"
                      "  --grow-layers N  with --init-from: deepen to N layers, each new one a copy of the layer below\n"
@@ -121,6 +123,11 @@ int runTrain(Args& args)
                      "              embedding of 上联 character i through a projection that starts at zero\n"
                      "              (with --init-from: the same function at step 0)\n"
                      "  --partner-lr-scale X  the projection's learning rate as X times the others' (default 1)\n"
+                     "  --preferences FILE.tsv  preference training (DPO): rows of mode (keywords, acrostic or\n"
+                     "              upper), text, length, a printable 上联 and 下联, an unprintable 上联 and 下联, written\n"
+                     "              for that request; each step adds the DPO loss of --preference-batch pairs (x\n"
+                     "              --preference-weight) against the starting weights; 1 request in 10 is held out\n"
+                     "              (training/self-training/make-preferences.py writes the file from judges' verdicts)\n"
                      "  --bf16  the forward pass's products in bf16 (autocast; the default on CPUs with avx512_bf16)\n"
                      "  --fp32  every product in fp32\n"
                      "couplet train --out DIR --export TO [--fp32]   copy a trained model for shipping (fp16)\n"
@@ -176,6 +183,15 @@ int runTrain(Args& args)
     // bf16 products by default where the CPU runs them natively: 2.9x the
     // tokens/s of fp32 on the project's 2-core Zen 4, the same loss.
     o.bf16 = args.flag("bf16") || (!args.flag("fp32") && o.device == "cpu" && CpuFeatures::host().avx512bf16);
+    o.preferences = args.value("preferences");
+    if (args.has("preference-beta") || args.has("preference-weight") || args.has("preference-batch"))
+        if (o.preferences.empty()) throw UsageError("--preference-beta, -weight and -batch need --preferences FILE");
+    o.preferenceBeta = args.number("preference-beta", o.preferenceBeta);
+    o.preferenceWeight = args.number("preference-weight", o.preferenceWeight);
+    o.preferenceBatch = args.integer("preference-batch", o.preferenceBatch);
+    if (!(o.preferenceBeta > 0)) throw UsageError("--preference-beta must be positive");
+    if (!(o.preferenceWeight > 0)) throw UsageError("--preference-weight must be positive");
+    if (o.preferenceBatch < 1) throw UsageError("--preference-batch must be at least 1");
     o.seed = static_cast<std::uint64_t>(args.integer("seed", 1));
     args.finish();
     train(o, std::cout);

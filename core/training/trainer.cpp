@@ -1,6 +1,7 @@
 #include "trainer.h"
 
 #include "hengpi_list.h"
+#include "preference_data.h"
 #include "safetensors.h"
 #include "example_index.h"
 #include "styled_training.h"
@@ -332,6 +333,147 @@ torch::Tensor batchLoss(LmImpl& model, const torch::Tensor& tokens, const torch:
                                                 torch::nn::functional::CrossEntropyFuncOptions().ignore_index(kIgnore));
 }
 
+// The summed log-probability of each example's targets (differentiable
+// unless under a NoGradGuard), and how many targets each has.
+std::pair<torch::Tensor, torch::Tensor> sequenceLogProbs(LmImpl& model, const std::vector<TrainingExample>& examples,
+                                                         const torch::Device& device, bool bf16)
+{
+    auto batch = collate(examples, 0, examples.size(), model.config().maxLen);
+    const auto targets = batch.targets.to(device);
+    const auto mask = targets != kIgnore;
+    torch::Tensor logits;
+    {
+        const Bf16Autocast autocast(bf16, device);
+        logits = model.forward(batch.tokens.to(device)).to(torch::kFloat32);
+    }
+    const auto picked = torch::log_softmax(logits, -1).gather(-1, targets.clamp_min(0).unsqueeze(-1)).squeeze(-1);
+    return {(picked * mask).sum(1), mask.sum(1)};
+}
+
+// Preference training's state: the pairs, split into trained and held out,
+// and the starting weights' log-probabilities of each couplet.
+class PreferenceTraining {
+public:
+    bool active() const { return !m_train.empty(); }
+
+    void prepare(const TrainOptions& o, LmImpl& model, const Vocab& vocab, const torch::Device& device, bool resumed,
+                 std::ostream& log)
+    {
+        if (o.preferences.empty()) return;
+        if (!(o.preferenceBeta > 0)) throw std::invalid_argument("--preference-beta must be positive");
+        if (!(o.preferenceWeight > 0)) throw std::invalid_argument("--preference-weight must be positive");
+        if (o.preferenceBatch < 1) throw std::invalid_argument("--preference-batch must be at least 1");
+        auto set = loadPreferences(o.preferences, vocab);
+        for (auto& p : set.pairs) (p.heldOut ? m_held : m_train).push_back(std::move(p));
+        if (m_train.empty())
+            throw std::runtime_error(o.preferences.string() + ": no preference pair to train on ("
+                                     + std::to_string(m_held.size()) + " held out, " + std::to_string(set.skipped)
+                                     + " skipped)");
+        log << "preferences: " << m_train.size() << " pairs to train on, " << m_held.size() << " held out, "
+            << set.skipped << " skipped (a character outside the vocabulary); beta " << o.preferenceBeta
+            << ", weight " << o.preferenceWeight << ", " << o.preferenceBatch << " pairs a step\n";
+        const auto refPath = o.outDir / "checkpoint" / "preference-reference.pt";
+        const auto count = static_cast<int64_t>(m_train.size() + m_held.size());
+        if (resumed) {
+            if (!std::filesystem::exists(refPath))
+                throw std::runtime_error(refPath.string() + " is missing: this run did not start with --preferences");
+            torch::load(m_reference, refPath.string());
+            if (m_reference.dim() != 2 || m_reference.size(0) != count || m_reference.size(1) != 2)
+                throw std::runtime_error(refPath.string() + ": its reference log-probabilities are not of the "
+                                         + std::to_string(count) + " pairs of " + o.preferences.string());
+        } else {
+            m_reference = logProbsOf(model, all(), device, o.bf16);
+            torch::save(m_reference, refPath.string());
+        }
+        if (!m_held.empty()) {
+            const auto ref = m_reference.slice(0, static_cast<int64_t>(m_train.size()));
+            log << "held out: the starting model gives the printable couplet the higher log-probability per token in "
+                << std::fixed << std::setprecision(1) << 100 * likelihoodAgreement(model, device, o.bf16) << "% of "
+                << m_held.size() << " pairs (sum: " << 100 * (ref.select(1, 0) > ref.select(1, 1)).to(torch::kFloat64).mean().item<double>()
+                << "%)\n";
+        }
+    }
+
+    // The DPO loss of a draw of training pairs (model in eval mode: no
+    // dropout, as the reference had none), and the share it orders right.
+    std::pair<torch::Tensor, double> stepLoss(LmImpl& model, const TrainOptions& o, const torch::Device& device,
+                                              std::mt19937_64& rng)
+    {
+        std::vector<int64_t> picks;
+        std::vector<TrainingExample> examples;
+        std::uniform_int_distribution<std::size_t> any(0, m_train.size() - 1);
+        for (int i = 0; i < o.preferenceBatch; ++i) picks.push_back(static_cast<int64_t>(any(rng)));
+        for (auto i : picks) examples.push_back(m_train[static_cast<std::size_t>(i)].chosen);
+        for (auto i : picks) examples.push_back(m_train[static_cast<std::size_t>(i)].rejected);
+        const bool wasTraining = model.is_training();
+        model.eval();
+        const auto logp = sequenceLogProbs(model, examples, device, o.bf16).first.view({2, -1}).t();
+        model.train(wasTraining);
+        const auto ref = m_reference.index_select(0, torch::tensor(picks)).to(device);
+        const auto margin = o.preferenceBeta * ((logp.select(1, 0) - ref.select(1, 0)) - (logp.select(1, 1) - ref.select(1, 1)));
+        const double right = (margin > 0).to(torch::kFloat64).mean().item<double>();
+        return {-torch::nn::functional::logsigmoid(margin).mean(), right};
+    }
+
+    // On the held-out pairs: the DPO loss, the share of pairs whose implicit
+    // reward ranks the printable one first, and the share the model's own
+    // log-probability per token does.
+    void report(LmImpl& model, const TrainOptions& o, const torch::Device& device, std::ostream& log)
+    {
+        if (m_held.empty()) return;
+        torch::NoGradGuard guard;
+        const auto logp = logProbsOf(model, m_held, device, o.bf16);
+        const auto ref = m_reference.slice(0, static_cast<int64_t>(m_train.size()));
+        const auto margin = o.preferenceBeta * ((logp.select(1, 0) - ref.select(1, 0)) - (logp.select(1, 1) - ref.select(1, 1)));
+        log << "held-out preferences: DPO loss " << std::fixed << std::setprecision(4)
+            << -torch::nn::functional::logsigmoid(margin).mean().item<double>() << "  reward orders "
+            << std::setprecision(1) << 100 * (margin > 0).to(torch::kFloat64).mean().item<double>()
+            << "%  log-probability per token orders " << 100 * likelihoodAgreement(model, device, o.bf16) << "%"
+            << std::endl;
+    }
+
+private:
+    std::vector<PreferencePair> all() const
+    {
+        auto out = m_train;
+        out.insert(out.end(), m_held.begin(), m_held.end());
+        return out;
+    }
+
+    // [pairs, 2]: the summed log-probability of the chosen and the rejected couplet.
+    static torch::Tensor logProbsOf(LmImpl& model, const std::vector<PreferencePair>& pairs, const torch::Device& device,
+                                    bool bf16, torch::Tensor* tokens = nullptr)
+    {
+        torch::NoGradGuard guard;
+        const bool wasTraining = model.is_training();
+        model.eval();
+        std::vector<torch::Tensor> parts, counts;
+        for (std::size_t b = 0; b < pairs.size(); b += 128) {
+            std::vector<TrainingExample> examples;
+            const auto end = std::min(pairs.size(), b + 128);
+            for (auto i = b; i < end; ++i) examples.push_back(pairs[i].chosen);
+            for (auto i = b; i < end; ++i) examples.push_back(pairs[i].rejected);
+            auto [logp, n] = sequenceLogProbs(model, examples, device, bf16);
+            parts.push_back(logp.to(torch::kCPU).to(torch::kFloat64).view({2, -1}).t());
+            counts.push_back(n.to(torch::kCPU).to(torch::kFloat64).view({2, -1}).t());
+        }
+        model.train(wasTraining);
+        if (tokens != nullptr) *tokens = torch::cat(counts);
+        return torch::cat(parts);
+    }
+
+    double likelihoodAgreement(LmImpl& model, const torch::Device& device, bool bf16) const
+    {
+        torch::Tensor counts;
+        const auto logp = logProbsOf(model, m_held, device, bf16, &counts) / counts;
+        return (logp.select(1, 0) > logp.select(1, 1)).to(torch::kFloat64).mean().item<double>();
+    }
+
+    std::vector<PreferencePair> m_train;
+    std::vector<PreferencePair> m_held;
+    torch::Tensor m_reference; // [train + held, 2], float64 on the CPU
+};
+
 // Which of `from` layers new layer j copies when `from` layers grow to `to`:
 // the new ones are spread evenly, each right above the layer it copies.
 int grownSource(int j, int from, int to)
@@ -443,6 +585,10 @@ void train(const TrainOptions& o, std::ostream& log)
         << config.heads << (config.partners ? ", partner embeddings" : "") << '\n';
     log << "products: " << (o.bf16 ? "bf16 (autocast; weights, optimiser and loss in fp32)" : "fp32") << '\n';
 
+    PreferenceTraining preferences;
+    preferences.prepare(o, *model, vocab, device, o.resume, log);
+    std::mt19937_64 preferenceRng(o.seed ^ (0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(s.step)));
+    double dpoSum = 0, dpoRight = 0;
     const auto valid = validationExamples(data, vocab);
     // Seeded by the steps the weights have taken in all, so that a run from
     // --init-from weights does not replay the batches of the run that made them.
@@ -474,7 +620,14 @@ void train(const TrainOptions& o, std::ostream& log)
         auto batch = stream.next();
         const auto loss = batchLoss(*model, batch.tokens.to(device), batch.targets.to(device), o.bf16);
         optimizer.zero_grad();
-        loss.backward();
+        if (preferences.active()) {
+            const auto [dpo, right] = preferences.stepLoss(*model, o, device, preferenceRng);
+            (loss + o.preferenceWeight * dpo).backward();
+            dpoSum += dpo.item<double>();
+            dpoRight += right;
+        } else {
+            loss.backward();
+        }
         torch::nn::utils::clip_grad_norm_(model->parameters(), 1.0);
         optimizer.step();
         ++s.step;
@@ -490,7 +643,13 @@ void train(const TrainOptions& o, std::ostream& log)
             log << "step " << s.step << "/" << o.steps << (vocab.hasExamples() ? "  with examples " + std::to_string(stream.examplesAdded()) : std::string()) << "  loss " << std::fixed << std::setprecision(4)
                 << lossSum / lossCount << "  lr " << std::scientific << std::setprecision(2) << lr << std::fixed
                 << "  tokens/s " << std::setprecision(0) << rate << "  ETA " << std::setprecision(1)
-                << (o.steps - s.step) / stepsPerSec / 60 << " min" << std::endl;
+                << (o.steps - s.step) / stepsPerSec / 60 << " min";
+            if (preferences.active())
+                log << "  DPO loss " << std::setprecision(4) << dpoSum / lossCount << "  orders " << std::setprecision(1)
+                    << 100 * dpoRight / lossCount << "%";
+            log << std::endl;
+            dpoSum = 0;
+            dpoRight = 0;
             lossSum = 0;
             lossCount = 0;
             windowTokens = 0;
@@ -500,6 +659,7 @@ void train(const TrainOptions& o, std::ostream& log)
             const double nll = meanLoss(*model, valid, device);
             log << "valid: 下联 NLL " << std::fixed << std::setprecision(4) << nll << "  perplexity "
                 << std::setprecision(2) << std::exp(nll) << std::endl;
+            preferences.report(*model, o, device, log);
         }
         const bool outOfTime = o.maxMinutes > 0 && Seconds(now - start).count() > o.maxMinutes * 60;
         if (s.step % o.saveEvery == 0 || s.step == o.steps || outOfTime) save(model, optimizer, o, s);
