@@ -17,6 +17,7 @@ struct BulkImport {
     bool bom = true;        // CSV: a UTF-8 BOM for Excel
     bool englishHeader = false;
     bool resume = false;
+    bool noRepeats = false;   // no couplet twice in the job (BulkJobOptions::noRepeats); this computer only
     int candidatesPerRow = 0; // sampled per row, the best kept; 0 = the bulk default (kBulkRerankFactor)
     QString redisUrl;       // "" = this computer; else redis://HOST:PORT[/DB]: `couplet worker`s generate the rows
     BulkPosterOptions posters;   // dir empty: no posters; else the app makes the sink (BulkRequest::posterSink)

@@ -17,6 +17,7 @@ BulkJobOptions bulkJobOptions(const BulkRequest& r)
     o.outputOptions.language = r.englishHeader ? HeaderLanguage::English : HeaderLanguage::Chinese;
     o.defaults = r.defaults;
     o.resume = r.resume;
+    o.noRepeats = r.noRepeats;
     o.maxInFlight = r.maxInFlight;
     return o;
 }

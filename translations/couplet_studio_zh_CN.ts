@@ -413,6 +413,14 @@
         <source>繁简 script (simplified, traditional, taiwan, hongkong)</source>
         <translation>繁简（简体、繁体、台湾、香港）</translation>
     </message>
+    <message>
+        <source>No couplet twice in this job</source>
+        <translation>本任务中春联不重复</translation>
+    </message>
+    <message>
+        <source>A row whose best couplet shares a line with one already written takes its best candidate that does not, for files with many rows of the same request (one couplet per customer). More candidates give more to choose from. On this computer only.</source>
+        <translation>若某行的最佳春联与已写出的春联有一联相同，就改用它没有相同联句的最佳候选；适合同一请求有许多行的文件（每位客户一副）。候选越多，可选越多。仅限本机运行。</translation>
+    </message>
 </context>
 <context>
     <name>couplet::EditorView</name>

@@ -60,6 +60,10 @@ void printHelp()
                                24)
         << "  --max-batch N         sequences decoded together (default " << SchedulerSettings{}.maxBatch
         << "; --batch N is its old spelling)\n"
+           "  --no-repeats          no couplet twice in the job: a row whose best couplet shares a line\n"
+           "                        with one already written takes its best candidate that does not\n"
+           "                        (for many rows with the same request; more --candidates give more).\n"
+           "                        Rows then depend on the order they finish in. Not with --redis\n"
            "  --journal PATH        job journal (default $XDG_DATA_HOME/couplet-studio/jobs.sqlite)\n"
            "  --quiet               no progress output\n"
            "\n"
@@ -160,6 +164,7 @@ BatchSettings parseSettings(Args& args)
     s.quiet = args.flag("quiet");
     if (s.job.resume && s.restart) throw UsageError("--resume and --restart exclude each other");
     s.job.mappingOverrides = args.value("map");
+    s.job.noRepeats = args.flag("no-repeats");
     takeOutputOptions(args, s);
     takeGenerationOptions(args, s);
     s.journal = args.value("journal", BulkJournal::defaultPath().string());
@@ -243,6 +248,9 @@ void printSummary(const BulkJob& job, const BatchSettings& s, double seconds)
                  static_cast<unsigned long long>(p.done()), static_cast<unsigned long long>(p.ok),
                  static_cast<unsigned long long>(p.invalid), static_cast<unsigned long long>(p.failed),
                  seconds, p.rowsPerSecond, s.job.output.string().c_str());
+    if (s.job.noRepeats)
+        std::fprintf(stderr, "no repeats: %llu rows had only candidates sharing a line already written (raise --candidates for more)\n",
+                     static_cast<unsigned long long>(p.repeated));
     if (p.total == 0) std::fprintf(stderr, "note: %s has a header but no data rows\n", s.job.input.string().c_str());
 }
 
@@ -352,6 +360,9 @@ int runBatch(Args& args)
     }
     BatchSettings settings = parseSettings(args);
     checkPaths(settings);
+    if (!settings.redis.empty() && settings.job.noRepeats)
+        throw UsageError("--no-repeats needs every row's candidates in one place: not with --redis (workers keep only "
+                         "each row's best)");
     if (!settings.redis.empty()) return runClusterBatch(settings, args);
     return runJob(settings, args);
 }

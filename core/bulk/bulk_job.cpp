@@ -13,6 +13,7 @@ namespace {
 // no generator) still returns to the event loop now and then.
 constexpr int kReadBudget = 256;
 
+
 } // namespace
 
 BulkJob::BulkJob(BulkJobOptions options, BulkJournal& journal, RowGenerator& generator)
@@ -43,7 +44,12 @@ void BulkJob::start()
     if (previous) {
         // The interrupted job's reading settings keep record numbers meaning the same rows.
         m_options.encoding = parseEncodingName(previous->description.encoding);
+        // A job that promised no repeats keeps the promise when resumed.
+        if (previous->description.options.find(";noRepeats=1") != std::string::npos) m_options.noRepeats = true;
     }
+    if (m_options.noRepeats && !m_generator.offerAlternatives())
+        throw BulkJobError("no repeats: the rows' other candidates do not come back from this generator (workers "
+                           "through Redis keep only each row's best); run the job on one machine");
     m_total = countRecords();
     if (previous) {
         m_mapping = ColumnMapping::fromString(previous->description.mapping);
@@ -91,6 +97,10 @@ void BulkJob::openJob()
     m_done = m_journal.doneRecords(m_job.id);
     m_counts = m_journal.counts(m_job.id);
     m_journal.repairOutput(m_job.id);
+    if (m_options.noRepeats)
+        for (const auto record : m_done)
+            if (const auto row = m_journal.row(m_job.id, record); row && row->result.status == RowStatus::Ok)
+                m_written.insert({row->result.couplet.upper, row->result.couplet.lower});
     m_output.open(m_options.output, std::ios::binary | std::ios::app);
     if (!m_output)
         throw BulkJobError("cannot write " + m_options.output.string() + ": " + std::strerror(errno));
@@ -120,7 +130,23 @@ std::string BulkJob::describeOptions() const
         + (d.wholeKeywords ? std::string() : ";tornKeywords=1")
         + (d.embedAt != 1 ? ";embedAt=" + std::to_string(d.embedAt) : std::string())
         + (d.script != OutputScript::Simplified ? ";script=" + std::string(outputScriptName(d.script)) : std::string())
-        + (d.style.empty() ? std::string() : ";style=" + d.style);
+        + (d.style.empty() ? std::string() : ";style=" + d.style)
+        + (m_options.noRepeats ? ";noRepeats=1" : std::string());
+}
+
+// noRepeats: the best of the row's couplets that the job has not written yet.
+void BulkJob::chooseUnwritten(RowResult& result)
+{
+    if (result.status != RowStatus::Ok) return;
+    const auto isFresh = [this](const Couplet& c) { return !m_written.count(c.upper) && !m_written.count(c.lower); };
+    if (!isFresh(result.couplet)) {
+        const auto fresh = std::find_if(result.alternatives.begin(), result.alternatives.end(), isFresh);
+        if (fresh == result.alternatives.end()) ++m_repeated;
+        else std::swap(result.couplet, *fresh);
+    }
+    m_written.insert(result.couplet.upper);
+    m_written.insert(result.couplet.lower);
+    result.alternatives.clear();
 }
 
 bool BulkJob::step()
@@ -210,6 +236,7 @@ void BulkJob::finishRow(std::uint64_t record, RowResult result)
 {
     const auto it = m_inFlight.find(record);
     if (it == m_inFlight.end() || it->second.result) return;   // cancelled meanwhile
+    if (m_options.noRepeats) chooseUnwritten(result);
     it->second.result = std::move(result);
     --m_generating;
     writeReadyRows();
@@ -301,6 +328,7 @@ BulkProgress BulkJob::progress() const
     p.invalid = m_counts.invalid;
     p.failed = m_counts.failed;
     p.inFlight = m_inFlight.size();
+    p.repeated = m_repeated;
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - m_started).count();
     if (seconds > 0 && m_finishedThisRun > 0) {

@@ -17,6 +17,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace couplet {
@@ -39,6 +40,14 @@ struct BulkJobOptions {
     GenerationSpec defaults;
     bool resume = false;                    // continue the interrupted job for input+output
     int maxInFlight = 64;                   // rows submitted and not finished; about 2x the batch
+    // No couplet twice in one job: a row whose best couplet shares a line with
+    // one an earlier row of the job (this run or an interrupted one) already
+    // got takes its best candidate whose lines were not yet written; only when
+    // every candidate shares one does it keep its best (counted in
+    // BulkProgress::repeated). For platforms that write
+    // one couplet per user from few distinct requests. The rows' couplets then
+    // depend on the order rows finish in, not on their prompt and seed alone.
+    bool noRepeats = false;
 };
 
 // Runs a CSV of prompts through a RowGenerator into an output file, with
@@ -133,6 +142,10 @@ private:
     std::uint64_t m_total = 0;
     JobCounts m_counts;
     std::uint64_t m_finishedThisRun = 0;
+    // noRepeats: every line (上联 and 下联) the job has written, and the rows that had to repeat one.
+    std::unordered_set<std::string> m_written;
+    std::uint64_t m_repeated = 0;
+    void chooseUnwritten(RowResult& result);
     std::chrono::steady_clock::time_point m_started;
 };
 

@@ -15,6 +15,7 @@ struct BulkProgress {
     std::uint64_t invalid = 0;
     std::uint64_t failed = 0;
     std::uint64_t inFlight = 0;
+    std::uint64_t repeated = 0;     // noRepeats: rows of this run whose every candidate shares a line already written
     double rowsPerSecond = 0;       // rows finished per second in this run
     double etaSeconds = -1;         // -1 while unknown
     std::uint64_t done() const { return ok + invalid + failed; }

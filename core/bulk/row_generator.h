@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace couplet {
 
@@ -21,6 +22,9 @@ struct RowResult {
     std::string error;         // why, when status is not Ok
     std::string model;         // model name or folder, for the output's "model" column
     double latencyMs = 0;      // submit -> done
+    // The row's runner-up couplets, best first, when the generator was asked
+    // for them (RowGenerator::offerAlternatives); never written or journalled.
+    std::vector<Couplet> alternatives;
 };
 
 // What turns rows into couplets for a BulkJob: SchedulerRowGenerator (a
@@ -43,6 +47,10 @@ public:
     // Extra check of rows before they are submitted (e.g. CoupletModel::validate
     // for characters outside the vocabulary); "" when fine.
     virtual std::string validate(const GenerationSpec&) const { return {}; }
+    // Asks for every row's runner-up candidates in RowResult::alternatives
+    // (BulkJobOptions::noRepeats chooses among them); false when this
+    // generator cannot hand them back.
+    virtual bool offerAlternatives() { return false; }
 };
 
 std::string_view rowStatusName(RowStatus status);   // "ok", "invalid", "failed"

@@ -51,7 +51,9 @@ void SchedulerRowGenerator::submit(const PromptRow& row, std::function<void(RowR
     options.onDone = [this, key](GroupResult result) { onRowFinished(key, std::move(result)); };
     std::shared_ptr<CandidateGroup> group;
     try {
-        group = CandidateGroup::create(m_generator, groupSpec(row.spec), std::move(options));
+        GenerationSpec spec = groupSpec(row.spec);
+        if (m_alternatives) spec.candidates = sampledCandidates(spec); // the same pool, all of it ranked
+        group = CandidateGroup::create(m_generator, spec, std::move(options));
     } catch (const std::exception& e) {
         RowResult failed;
         failed.status = RowStatus::Failed;
@@ -91,6 +93,7 @@ RowResult SchedulerRowGenerator::resultOf(GroupResult& group)
         return result;
     }
     result.couplet = std::move(group.couplets.front());
+    for (std::size_t i = 1; i < group.couplets.size(); ++i) result.alternatives.push_back(std::move(group.couplets[i]));
     return result;
 }
 

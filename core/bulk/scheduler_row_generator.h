@@ -49,6 +49,13 @@ public:
     bool poll() override;
     void cancelAll() override;
     std::string validate(const GenerationSpec& spec) const override;
+    // Ranks every sampled candidate of a row (the same pool, no more
+    // sampling) and hands back those after the best as alternatives.
+    bool offerAlternatives() override
+    {
+        m_alternatives = true;
+        return true;
+    }
 
     std::size_t rowsInFlight() const { return m_rows.size(); }
 
@@ -60,6 +67,7 @@ private:
 
     void onRowFinished(std::uint64_t key, GroupResult group);
     static RowResult resultOf(GroupResult& group);
+    bool m_alternatives = false;
     void finishNow(std::function<void(RowResult)> done, RowResult result);
     bool deliverFinished();
 

@@ -36,13 +36,30 @@ public:
             const std::size_t k = pick(m_rng);
             Pending p = std::move(m_pending[k]);
             m_pending.erase(m_pending.begin() + static_cast<std::ptrdiff_t>(k));
-            p.done(resultFor(p.spec));
+            RowResult result = resultFor(p.spec);
+            // The runner-ups: the same couplet marked 二, 三 (the same for the same keywords).
+            if (alternatives && result.status == RowStatus::Ok)
+                for (const char* mark : {"二", "三"}) {
+                    Couplet c = result.couplet;
+                    c.upper += mark;
+                    c.lower += mark;
+                    result.alternatives.push_back(c);
+                }
+            p.done(std::move(result));
             any = true;
         }
         return any;
     }
 
     void cancelAll() override { m_pending.clear(); }
+
+    bool offerAlternatives() override
+    {
+        alternatives = canOfferAlternatives;
+        return canOfferAlternatives;
+    }
+    bool canOfferAlternatives = true; // false: as rows queued to workers
+    bool alternatives = false;
 
     std::string validate(const GenerationSpec& spec) const override
     {

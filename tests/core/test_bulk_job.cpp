@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <csignal>
 #include <map>
+#include <set>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -364,4 +365,103 @@ COUPLET_TEST(committedRowSinkHearsOfEveryRowOnceAcrossACrash)
     int noted = 0;
     while (reader.next(rec)) noted += rec.fields[8] == "no poster: test";
     CHECK(noted > 0);
+}
+
+namespace {
+
+// `rows` rows of the same two requests (福 for odd ids, 春 for even ones).
+void writeRepeatedInput(const std::filesystem::path& path, int rows)
+{
+    std::ofstream out(path, std::ios::binary);
+    out << "id,关键词\n";
+    for (int i = 1; i <= rows; ++i) out << i << "," << (i % 2 ? "福" : "春") << "\n";
+}
+
+// The output's 上联 by id.
+std::map<int, std::string> uppersOf(const std::filesystem::path& path)
+{
+    CsvReader reader(path);
+    std::map<int, std::string> out;
+    CsvRecord r;
+    while (reader.next(r)) out[std::stoi(r.fields[0])] = r.fields[2];
+    return out;
+}
+
+} // namespace
+
+// With noRepeats a row whose best couplet was already written takes its best
+// unwritten candidate; when all were written it repeats one and is counted.
+// Without it, the same request gives the same couplet every time.
+COUPLET_TEST(noRepeatsTakesTheBestCandidateNotYetWritten)
+{
+    TempDir dir;
+    writeRepeatedInput(dir / "in.csv", 10);
+    BulkJournal journal(dir / "jobs.sqlite");
+    {
+        FakeRowGenerator generator;
+        BulkJob job(optionsFor(dir), journal, generator);
+        job.start();
+        job.run();
+        CHECK(!generator.alternatives);
+        std::set<std::string> distinct;
+        for (const auto& [id, upper] : uppersOf(dir / "out.csv")) distinct.insert(upper);
+        CHECK_EQ(distinct.size(), std::size_t(2));
+    }
+    auto o = optionsFor(dir);
+    o.noRepeats = true;
+    o.output = dir / "varied.csv";
+    FakeRowGenerator generator;
+    BulkJob job(o, journal, generator);
+    job.start();
+    CHECK(generator.alternatives);
+    job.run();
+    const auto uppers = uppersOf(dir / "varied.csv");
+    CHECK_EQ(uppers.size(), std::size_t(10));
+    std::map<std::string, int> count;
+    for (const auto& [id, upper] : uppers) ++count[upper];
+    // Each request has three candidates: 上福, 上福二, 上福三 (and 春's); five rows each.
+    for (const char* k : {"福", "春"})
+        for (const char* mark : {"", "二", "三"}) CHECK(count[std::string("上") + k + mark] >= 1);
+    CHECK_EQ(count.size(), std::size_t(6));
+    CHECK_EQ(job.progress().repeated, std::uint64_t(4));
+}
+
+// A resumed job remembers what its interrupted run wrote (from the journal),
+// and keeps its no-repeat promise even when resumed without the option.
+COUPLET_TEST(noRepeatsHoldsAcrossACrashAndResume)
+{
+    TempDir dir;
+    writeRepeatedInput(dir / "in.csv", 6);
+    BulkJournal journal(dir / "jobs.sqlite");
+    auto o = optionsFor(dir);
+    o.noRepeats = true;
+    o.maxInFlight = 1;   // one row at a time: the crash leaves some rows done, some not
+    {
+        FakeRowGenerator generator(1, 1);
+        BulkJob job(o, journal, generator);
+        job.start();
+        for (int i = 0; i < 4 && job.step(); ++i) {
+        }
+    }
+    const auto done = journal.counts(journal.findJob(dir / "in.csv", dir / "out.csv")->id).done();
+    CHECK(done >= 1 && done < 6);
+    auto resumed = optionsFor(dir, true);   // noRepeats not given again
+    FakeRowGenerator generator(2);
+    BulkJob job(resumed, journal, generator);
+    job.start();
+    CHECK(generator.alternatives);
+    job.run();
+    std::map<std::string, int> count;
+    for (const auto& [id, upper] : uppersOf(dir / "out.csv")) ++count[upper];
+    CHECK_EQ(count.size(), std::size_t(6));   // 3 candidates x 2 requests, each once
+    for (const auto& [upper, n] : count) CHECK_EQ(n, 1);
+
+    // A generator that cannot hand back candidates (workers) is refused by name.
+    auto other = optionsFor(dir);
+    other.output = dir / "other.csv";
+    other.noRepeats = true;
+    FakeRowGenerator workers;
+    workers.canOfferAlternatives = false;
+    BulkJob refused(other, journal, workers);
+    CHECK_THROWS(refused.start(), "no repeats: the rows' other candidates do not come back");
 }

@@ -133,6 +133,29 @@ COUPLET_TEST(aRowIsTheCandidateGroupsBestCouplet)
     CHECK_EQ(sampledCandidates(SchedulerRowGenerator::groupSpec(plain)), 1);
 }
 
+// Asked for alternatives, a row is still the group's best couplet, and the
+// other candidates of the same pool come back after it, ranked as
+// generateCouplets() ranks them (no more candidates are sampled).
+COUPLET_TEST(alternativesAreTheRestOfTheSamePoolRanked)
+{
+    Rig rig;
+    auto decoder = rig.model->makeDecoder();
+    CHECK(rig.generator->offerAlternatives());
+    std::optional<RowResult> row;
+    PromptRow prompt = keywordsRow(1, "吉祥", 7, 4);
+    rig.generator->submit(prompt, [&](RowResult r) { row = std::move(r); });
+    pollUntil(*rig.generator, [&] { return row.has_value(); });
+    GenerationSpec spec = prompt.spec;
+    spec.candidates = 4;
+    spec.bestOf = 4;
+    const auto want = generateCouplets(*rig.model, *decoder, spec);
+    CHECK(row->status == RowStatus::Ok);
+    CHECK_EQ(row->alternatives.size() + 1, want.size());
+    CHECK_EQ(row->couplet.upper + row->couplet.lower, want.at(0).upper + want.at(0).lower);
+    for (std::size_t i = 0; i < row->alternatives.size() && i + 1 < want.size(); ++i)
+        CHECK_EQ(row->alternatives[i].upper + row->alternatives[i].lower, want[i + 1].upper + want[i + 1].lower);
+}
+
 COUPLET_TEST(unusableRowsFailAloneWithTheModelsReason)
 {
     Rig rig;

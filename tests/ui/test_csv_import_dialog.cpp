@@ -5,6 +5,7 @@
 
 #include "couplet_renderer.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFileInfo>
@@ -65,6 +66,18 @@ private Q_SLOTS:
         QCOMPARE(dialog.import().candidatesPerRow, kRerankPool);
         dialog.candidatesBox()->setCurrentIndex(0);
         QCOMPARE(dialog.import().candidatesPerRow, 0);
+
+        // No couplet twice: on this computer only (workers keep each row's best alone).
+        dialog.runOnBox()->setCurrentIndex(0);
+        dialog.noRepeatsBox()->setChecked(true);
+        QVERIFY(dialog.noRepeatsBox()->isEnabled());
+        QVERIFY(dialog.import().noRepeats);
+        dialog.runOnBox()->setCurrentIndex(1);
+        QVERIFY(!dialog.noRepeatsBox()->isEnabled());
+        QVERIFY(!dialog.import().noRepeats);
+        dialog.runOnBox()->setCurrentIndex(0);
+        dialog.noRepeatsBox()->setChecked(false);
+        QVERIFY(!dialog.import().noRepeats);
     }
 
     void theWrongEncodingSaysWhereItFails()

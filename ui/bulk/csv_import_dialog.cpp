@@ -68,7 +68,7 @@ QList<std::pair<QString, QString>> CsvImportDialog::encodingChoices()
 CsvImportDialog::CsvImportDialog(const QString& input, QWidget* parent)
     : QDialog(parent), m_input(input), m_encoding(new QComboBox), m_detected(new QLabel),
       m_mappingTable(new QTableWidget), m_preview(new QTableWidget), m_output(new QLineEdit),
-      m_format(new QComboBox), m_headerLanguage(new QComboBox), m_resume(new QCheckBox), m_candidates(new QComboBox), m_runOn(new QComboBox), m_redisUrl(new QLineEdit), m_posters(new PosterOptionsBox), m_message(new QLabel),
+      m_format(new QComboBox), m_headerLanguage(new QComboBox), m_resume(new QCheckBox), m_candidates(new QComboBox), m_noRepeats(new QCheckBox), m_runOn(new QComboBox), m_redisUrl(new QLineEdit), m_posters(new PosterOptionsBox), m_message(new QLabel),
       m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel))
 {
     buildUi();
@@ -93,15 +93,22 @@ void CsvImportDialog::buildUi()
     m_candidates->addItem(tr("%1 candidates, as the editor (about 4x slower)").arg(kRerankPool), kRerankPool);
     m_candidates->setToolTip(tr("A row's couplet is the best of this many sampled. With %1 it is the couplet the editor "
                                 "writes for the same prompt and seed.").arg(kRerankPool));
+    m_noRepeats->setText(tr("No couplet twice in this job"));
+    m_noRepeats->setToolTip(tr("A row whose best couplet shares a line with one already written takes its best candidate "
+                               "that does not, for files with many rows of the same request (one couplet per customer). "
+                               "More candidates give more to choose from. On this computer only."));
     m_runOn->addItems({tr("This computer"), tr("Workers at")});
     m_redisUrl->setPlaceholderText(QStringLiteral("redis://127.0.0.1:6379"));
     const QSettings settings;
     m_redisUrl->setText(settings.value(QStringLiteral("bulk/redisUrl")).toString());
     m_runOn->setCurrentIndex(settings.value(QStringLiteral("bulk/runOnWorkers"), false).toBool() ? 1 : 0);
     m_candidates->setCurrentIndex(std::max(0, m_candidates->findData(settings.value(QStringLiteral("bulk/candidates"), 0).toInt())));
+    m_noRepeats->setChecked(settings.value(QStringLiteral("bulk/noRepeats"), false).toBool());
     m_redisUrl->setEnabled(m_runOn->currentIndex() == 1);
+    m_noRepeats->setEnabled(m_runOn->currentIndex() == 0);
     connect(m_runOn, &QComboBox::currentIndexChanged, this, [this](int index) {
         m_redisUrl->setEnabled(index == 1);
+        m_noRepeats->setEnabled(index == 0);
         updateState();
     });
     connect(m_redisUrl, &QLineEdit::textChanged, this, &CsvImportDialog::updateState);
@@ -135,6 +142,7 @@ void CsvImportDialog::buildUi()
     form->addRow(tr("Header:"), m_headerLanguage);
     form->addRow(QString(), m_resume);
     form->addRow(tr("Choose each couplet from:"), m_candidates);
+    form->addRow(QString(), m_noRepeats);
     auto* runOnRow = new QHBoxLayout;
     runOnRow->addWidget(m_runOn);
     runOnRow->addWidget(m_redisUrl, 1);
@@ -281,6 +289,7 @@ void CsvImportDialog::rememberChoices() const
     QSettings settings;
     settings.setValue(QStringLiteral("bulk/runOnWorkers"), m_runOn->currentIndex() == 1);
     settings.setValue(QStringLiteral("bulk/candidates"), m_candidates->currentData().toInt());
+    settings.setValue(QStringLiteral("bulk/noRepeats"), m_noRepeats->isChecked());
     if (!m_redisUrl->text().trimmed().isEmpty())
         settings.setValue(QStringLiteral("bulk/redisUrl"), m_redisUrl->text().trimmed());
 }
@@ -302,6 +311,7 @@ BulkImport CsvImportDialog::import() const
     b.candidatesPerRow = m_candidates->currentData().toInt();
     if (m_runOn->currentIndex() == 1)
         b.redisUrl = m_redisUrl->text().trimmed();
+    b.noRepeats = m_noRepeats->isChecked() && m_runOn->currentIndex() == 0;
     b.posters = m_posters->options();
     return b;
 }

@@ -44,6 +44,8 @@ public:
     // "Choose each couplet from": the bulk default (4 candidates) or the editor's pool (16).
     QComboBox* candidatesBox() const { return m_candidates; }
     QLineEdit* redisUrlField() const { return m_redisUrl; }
+    // "No couplet twice in this job" (BulkJobOptions::noRepeats); disabled for workers.
+    QCheckBox* noRepeatsBox() const { return m_noRepeats; }
     PosterOptionsBox* postersBox() const { return m_posters; }
     QLineEdit* outputField() const { return m_output; }
 
@@ -74,6 +76,7 @@ private:
     QComboBox* m_headerLanguage;
     QCheckBox* m_resume;
     QComboBox* m_candidates;
+    QCheckBox* m_noRepeats;
     QComboBox* m_runOn;
     QLineEdit* m_redisUrl;
     PosterOptionsBox* m_posters;
