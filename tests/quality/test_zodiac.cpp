@@ -13,6 +13,7 @@
 #include <check.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 
 using namespace couplet;
@@ -211,7 +212,20 @@ COUPLET_TEST(shippedModelWritesOnlyTheYearsAnimal)
     }
     CHECK_EQ(checked, 3 * 3 * 8);
     CHECK(otherWithoutYear > 0); // the model does name other years when no year is given
-    CHECK(goats > 0);            // and writes the goat when it is asked for (吉羊开泰运)
+    // The goat itself is never kept out: the weights trained on judged couplets (which hold
+    // no year animal) seldom name it unasked (0 of 72 here; the R4 weights before them, 4),
+    // so the prompt asks for it (吉羊开泰运).
+    std::printf("couplets naming the goat unasked, with the year 2027: %d of %d\n", goats, checked);
+    GenerationSpec goat = testing::PromptCase{PromptMode::Keywords, "羊年", 7}.unrankedSpec(8);
+    goat.year = 2027;
+    goat.sampling.seed = 5;
+    int goatsAsked = 0;
+    for (const auto& c : generateCouplets(*model, *decoder, goat)) {
+        const auto named = animalsOf(c);
+        CHECK(named.empty() || named == std::set<int>{7});
+        goatsAsked += !named.empty();
+    }
+    CHECK(goatsAsked > 0);
     GenerationSpec dragon = testing::PromptCase{PromptMode::Keywords, "龙年", 7}.unrankedSpec(8);
     dragon.year = 2027;
     dragon.sampling.seed = 5;
