@@ -13,7 +13,6 @@ namespace {
 // no generator) still returns to the event loop now and then.
 constexpr int kReadBudget = 256;
 
-
 } // namespace
 
 BulkJob::BulkJob(BulkJobOptions options, BulkJournal& journal, RowGenerator& generator)

@@ -334,8 +334,8 @@ torch::Tensor batchLoss(LmImpl& model, const torch::Tensor& tokens, const torch:
 }
 
 // The summed log-probability of each example's targets (differentiable
-// unless under a NoGradGuard), and how many targets each has.
-std::pair<torch::Tensor, torch::Tensor> sequenceLogProbs(LmImpl& model, const std::vector<TrainingExample>& examples,
+// unless under a NoGradGuard).
+torch::Tensor sequenceLogProbs(LmImpl& model, const std::vector<TrainingExample>& examples,
                                                          const torch::Device& device, bool bf16)
 {
     auto batch = collate(examples, 0, examples.size(), model.config().maxLen);
@@ -347,7 +347,7 @@ std::pair<torch::Tensor, torch::Tensor> sequenceLogProbs(LmImpl& model, const st
         logits = model.forward(batch.tokens.to(device)).to(torch::kFloat32);
     }
     const auto picked = torch::log_softmax(logits, -1).gather(-1, targets.clamp_min(0).unsqueeze(-1)).squeeze(-1);
-    return {(picked * mask).sum(1), mask.sum(1)};
+    return (picked * mask).sum(1);
 }
 
 // Preference training's state: the pairs, split into trained and held out,
@@ -382,14 +382,15 @@ public:
                 throw std::runtime_error(refPath.string() + ": its reference log-probabilities are not of the "
                                          + std::to_string(count) + " pairs of " + o.preferences.string());
         } else {
-            m_reference = logProbsOf(model, all(), device, o.bf16);
+            m_reference = torch::cat({logProbsOf(model, m_train, device, o.bf16), logProbsOf(model, m_held, device, o.bf16)});
             torch::save(m_reference, refPath.string());
         }
+        m_heldTargets = targetCounts(m_held, model.config().maxLen);
         if (!m_held.empty()) {
-            const auto ref = m_reference.slice(0, static_cast<int64_t>(m_train.size()));
+            const auto ref = heldReference();
             log << "held out: the starting model gives the printable couplet the higher log-probability per token in "
-                << std::fixed << std::setprecision(1) << 100 * likelihoodAgreement(model, device, o.bf16) << "% of "
-                << m_held.size() << " pairs (sum: " << 100 * (ref.select(1, 0) > ref.select(1, 1)).to(torch::kFloat64).mean().item<double>()
+                << std::fixed << std::setprecision(1) << 100 * perTokenAgreement(ref) << "% of " << m_held.size()
+                << " pairs (sum: " << 100 * (ref.select(1, 0) > ref.select(1, 1)).to(torch::kFloat64).mean().item<double>()
                 << "%)\n";
         }
     }
@@ -407,10 +408,9 @@ public:
         for (auto i : picks) examples.push_back(m_train[static_cast<std::size_t>(i)].rejected);
         const bool wasTraining = model.is_training();
         model.eval();
-        const auto logp = sequenceLogProbs(model, examples, device, o.bf16).first.view({2, -1}).t();
+        const auto logp = sequenceLogProbs(model, examples, device, o.bf16).view({2, -1}).t();
         model.train(wasTraining);
-        const auto ref = m_reference.index_select(0, torch::tensor(picks)).to(device);
-        const auto margin = o.preferenceBeta * ((logp.select(1, 0) - ref.select(1, 0)) - (logp.select(1, 1) - ref.select(1, 1)));
+        const auto margin = margins(logp, m_reference.index_select(0, torch::tensor(picks)).to(device), o.preferenceBeta);
         const double right = (margin > 0).to(torch::kFloat64).mean().item<double>();
         return {-torch::nn::functional::logsigmoid(margin).mean(), right};
     }
@@ -423,55 +423,69 @@ public:
         if (m_held.empty()) return;
         torch::NoGradGuard guard;
         const auto logp = logProbsOf(model, m_held, device, o.bf16);
-        const auto ref = m_reference.slice(0, static_cast<int64_t>(m_train.size()));
-        const auto margin = o.preferenceBeta * ((logp.select(1, 0) - ref.select(1, 0)) - (logp.select(1, 1) - ref.select(1, 1)));
+        const auto margin = margins(logp, heldReference(), o.preferenceBeta);
         log << "held-out preferences: DPO loss " << std::fixed << std::setprecision(4)
             << -torch::nn::functional::logsigmoid(margin).mean().item<double>() << "  reward orders "
             << std::setprecision(1) << 100 * (margin > 0).to(torch::kFloat64).mean().item<double>()
-            << "%  log-probability per token orders " << 100 * likelihoodAgreement(model, device, o.bf16) << "%"
+            << "%  log-probability per token orders " << 100 * perTokenAgreement(logp) << "%"
             << std::endl;
     }
 
 private:
-    std::vector<PreferencePair> all() const
+    // DPO's margins: beta x how much more the model than the reference favours the chosen couplet
+    // ([pairs, 2] log-probabilities of the chosen and the rejected, each).
+    static torch::Tensor margins(const torch::Tensor& logp, const torch::Tensor& ref, double beta)
     {
-        auto out = m_train;
-        out.insert(out.end(), m_held.begin(), m_held.end());
+        return beta * ((logp.select(1, 0) - ref.select(1, 0)) - (logp.select(1, 1) - ref.select(1, 1)));
+    }
+
+    // [pairs, 2]: the targets of the chosen and the rejected couplet, as collate() keeps them.
+    static torch::Tensor targetCounts(const std::vector<PreferencePair>& pairs, int maxLen)
+    {
+        const auto count = [maxLen](const TrainingExample& ex) {
+            const auto len = std::min(ex.tokens.size(), static_cast<std::size_t>(maxLen));
+            return static_cast<double>(std::count(ex.target.begin(), ex.target.begin() + static_cast<std::ptrdiff_t>(len > 0 ? len - 1 : 0), 1));
+        };
+        auto out = torch::zeros({static_cast<int64_t>(pairs.size()), 2}, torch::kFloat64);
+        for (std::size_t i = 0; i < pairs.size(); ++i) {
+            out[static_cast<int64_t>(i)][0] = count(pairs[i].chosen);
+            out[static_cast<int64_t>(i)][1] = count(pairs[i].rejected);
+        }
         return out;
+    }
+
+    torch::Tensor heldReference() const { return m_reference.slice(0, static_cast<int64_t>(m_train.size())); }
+
+    // The share of held-out pairs whose printable couplet has the higher log-probability per token.
+    double perTokenAgreement(const torch::Tensor& heldLogProbs) const
+    {
+        const auto perToken = heldLogProbs / m_heldTargets;
+        return (perToken.select(1, 0) > perToken.select(1, 1)).to(torch::kFloat64).mean().item<double>();
     }
 
     // [pairs, 2]: the summed log-probability of the chosen and the rejected couplet.
     static torch::Tensor logProbsOf(LmImpl& model, const std::vector<PreferencePair>& pairs, const torch::Device& device,
-                                    bool bf16, torch::Tensor* tokens = nullptr)
+                                    bool bf16)
     {
         torch::NoGradGuard guard;
         const bool wasTraining = model.is_training();
         model.eval();
-        std::vector<torch::Tensor> parts, counts;
+        std::vector<torch::Tensor> parts{torch::zeros({0, 2}, torch::kFloat64)};
         for (std::size_t b = 0; b < pairs.size(); b += 128) {
             std::vector<TrainingExample> examples;
             const auto end = std::min(pairs.size(), b + 128);
             for (auto i = b; i < end; ++i) examples.push_back(pairs[i].chosen);
             for (auto i = b; i < end; ++i) examples.push_back(pairs[i].rejected);
-            auto [logp, n] = sequenceLogProbs(model, examples, device, bf16);
-            parts.push_back(logp.to(torch::kCPU).to(torch::kFloat64).view({2, -1}).t());
-            counts.push_back(n.to(torch::kCPU).to(torch::kFloat64).view({2, -1}).t());
+            parts.push_back(sequenceLogProbs(model, examples, device, bf16).to(torch::kCPU).to(torch::kFloat64).view({2, -1}).t());
         }
         model.train(wasTraining);
-        if (tokens != nullptr) *tokens = torch::cat(counts);
         return torch::cat(parts);
-    }
-
-    double likelihoodAgreement(LmImpl& model, const torch::Device& device, bool bf16) const
-    {
-        torch::Tensor counts;
-        const auto logp = logProbsOf(model, m_held, device, bf16, &counts) / counts;
-        return (logp.select(1, 0) > logp.select(1, 1)).to(torch::kFloat64).mean().item<double>();
     }
 
     std::vector<PreferencePair> m_train;
     std::vector<PreferencePair> m_held;
-    torch::Tensor m_reference; // [train + held, 2], float64 on the CPU
+    torch::Tensor m_reference;   // [train + held, 2], float64 on the CPU
+    torch::Tensor m_heldTargets; // [held, 2]: the targets of each held-out couplet
 };
 
 // Which of `from` layers new layer j copies when `from` layers grow to `to`:
