@@ -9,7 +9,7 @@ For every request with at least one printable and one unprintable couplet, pairs
 (printable, unprintable) are written, at most N per request (default 4; drawn with a
 fixed seed). A couplet with verdicts both ways counts by its verdicts' mean
 (a tie is left out). The request is written back in the form the trainer reads:
-mode (keywords | acrostic), text, length.
+mode (keywords | acrostic | upper), text, length.
 """
 import collections
 import random
@@ -19,6 +19,7 @@ import sys
 REQUEST = [
     (re.compile(r'^关键词 (.+)，(\d+)字$'), 'keywords'),
     (re.compile(r'^藏头 (\S+?)（.*），(\d+)字$'), 'acrostic'),
+    (re.compile(r'^给定上联 (\S+?)，写下联，(\d+)字$'), 'upper'),
 ]
 
 
