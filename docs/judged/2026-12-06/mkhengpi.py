@@ -1,7 +1,9 @@
 """A 横批 sheet: does the four-character 横批 fit the couplet and the request?
 
   python3 mkhengpi.py OUTDIR SEED name=file ...        (run in this folder; files as for mksheet_dedup.py)
-  python3 mkhengpi.py --score OUTDIR/hkey.json verdicts...
+
+Score it as any deduplicated sheet: python3 score_dedup.py OUTDIR/hkey.json hengpi-verdicts...
+(the shuffled 横批 count as the source "shuffled").
 
 Every distinct (request, 上联, 下联, 横批) of the arms is one row; its verdict counts for every arm that wrote
 it. No corpus pairs real couplets with their 横批, so the controls are negative ones: 16 rows hold a couplet
@@ -9,26 +11,13 @@ of the first arm under a 横批 that the same arm wrote for another request (a s
 reads the 横批 against the couplet should fail most of them.
 """
 import json, random, sys
-from collections import defaultdict
 
-from mksheet import prompts, read_out, request
+from mksheet_dedup import arm_items
 
 
 def make(outdir, seed, specs):
-    pm = {(p[0], p[2]): p for p in prompts}
-    items, index, first = [], {}, []
-    for s in specs:
-        name, path = s.split('=')
-        for g, text, up, lo, hp in read_out(path):
-            p = pm[(g, text)]
-            req = request(p[1], p[2], p[3])
-            k = (req, up, lo, hp)
-            if k not in index:
-                index[k] = len(items)
-                items.append(dict(sources=[], request=req, upper=up, lower=lo, hengpi=hp, group=g))
-            items[index[k]]['sources'].append(name)
-            if s == specs[0]:
-                first.append(k)
+    items, keys = arm_items(specs, with_hengpi=True)
+    first = keys[specs[0].split('=')[0]]
     rng = random.Random(seed)
     picks = rng.sample(first, 16)
     for req, up, lo, hp in picks:
@@ -44,34 +33,7 @@ def make(outdir, seed, specs):
     print(len(items), 'rows')
 
 
-def verdicts(path):
-    out = {}
-    for line in open(path, encoding='utf-8'):
-        cells = [c.strip() for c in line.strip().strip('|').split('|')]
-        if len(cells) >= 2 and cells[0].isdigit() and cells[1] in ('✓', '✗'):
-            out[int(cells[0])] = cells[1] == '✓'
-    return out
-
-
-def score(keyfile, paths):
-    key = json.load(open(keyfile))
-    for path in paths:
-        v = verdicts(path)
-        agg = defaultdict(lambda: [0, 0])
-        for i, it in enumerate(key, 1):
-            if i in v:
-                for s in it['sources']:
-                    agg[s][0] += v[i]
-                    agg[s][1] += 1
-        print(path, 'rows judged', len(v), 'of', len(key))
-        for k in sorted(agg):
-            print(f'  {k:12s} {agg[k][0]:3d}/{agg[k][1]:3d} = {100 * agg[k][0] / agg[k][1]:.0f}%')
-
-
 if __name__ == '__main__':
-    if len(sys.argv) > 2 and sys.argv[1] == '--score':
-        score(sys.argv[2], sys.argv[3:])
-    elif len(sys.argv) > 3:
-        make(sys.argv[1], int(sys.argv[2]), sys.argv[3:])
-    else:
+    if len(sys.argv) < 4:
         sys.exit(__doc__)
+    make(sys.argv[1], int(sys.argv[2]), sys.argv[3:])
