@@ -29,6 +29,7 @@ namespace {
 
 struct JudgedPrompt {
     std::string group;
+    std::string where; // "FILE: line N", for messages
     GenerationSpec spec;
 };
 
@@ -61,6 +62,7 @@ std::vector<JudgedPrompt> readPrompts(const std::filesystem::path& path)
         if (f.size() != 4) throw std::runtime_error(where + ": expected group<TAB>mode<TAB>text<TAB>length");
         JudgedPrompt p;
         p.group = f[0];
+        p.where = where;
         p.spec.mode = parseMode(f[1], where);
         (p.spec.mode == PromptMode::Keywords ? p.spec.keywords
          : p.spec.mode == PromptMode::Upper  ? p.spec.upper
@@ -185,11 +187,12 @@ int runPromptEval(Args& args)
     auto decoder = model->makeDecoder();
     PromptScores s;
     nlohmann::json outputs = nlohmann::json::array();
+    // Every prompt is checked before any is written, so that a bad line stops the run at once, by line.
     for (auto& p : prompts) {
         applyRun(p.spec, run);
-        if (auto e = model->validate(p.spec); !e.empty()) throw UsageError(file.string() + ": " + p.group + ": " + e);
-        evalPrompt(*model, *decoder, p, run, s, outputs);
+        if (auto e = model->validate(p.spec); !e.empty()) throw UsageError(p.where + ": " + p.group + ": " + e);
     }
+    for (auto& p : prompts) evalPrompt(*model, *decoder, p, run, s, outputs);
     printSummary(s, prompts.size() * static_cast<std::size_t>(run.seeds));
     if (!jsonFile.empty()) std::ofstream(jsonFile) << outputs.dump(2) << '\n';
     return s.valid == s.outputs ? 0 : 1;

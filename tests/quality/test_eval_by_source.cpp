@@ -185,3 +185,24 @@ COUPLET_TEST(evalPromptsTakesTheSamplingSettings)
     CHECK(status != 0);
     CHECK(text.find("temperature must be in (0, 5]") != std::string::npos);
 }
+
+// A prompt the model cannot write (a character outside its vocabulary) stops
+// eval --prompts before any prompt is written, naming the file and line, so a
+// long run does not fail at its end.
+COUPLET_TEST(evalPromptsRefusesABadLineBeforeWriting)
+{
+    const auto root = testing::freshTempDir("eval-prompts-bad-line");
+    const auto model = testing::writeTinyModel(root / "model", 3);
+    {
+        std::ofstream prompts(root / "prompts.tsv");
+        prompts << "# a comment\nkeywords\tkeywords\t春\t5\nupper\tupper\t龘龘龘龘龘\t0\n";
+    }
+    const auto [status, text] = runCli("eval --model " + model.string() + " --threads 1 --prompts " +
+                                           (root / "prompts.tsv").string() + " --json " + (root / "out.json").string(),
+                                       root / "run.log");
+    CHECK(status != 0);
+    CHECK(text.find("prompts.tsv: line 3: upper:") != std::string::npos);
+    CHECK(text.find("does not know: 龘") != std::string::npos);
+    CHECK(!std::filesystem::exists(root / "out.json"));
+    CHECK(text.find("keywords\t春") == std::string::npos); // the good line before it was not written either
+}
