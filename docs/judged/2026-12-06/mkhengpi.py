@@ -10,9 +10,9 @@ it. No corpus pairs real couplets with their 横批, so the controls are negativ
 of the first arm under a 横批 that the same arm wrote for another request (a shuffled 横批). A judge who
 reads the 横批 against the couplet should fail most of them.
 """
-import json, random, sys
+import random, sys
 
-from mksheet_dedup import arm_items
+from mksheet_dedup import arm_items, write_sheet
 
 
 def make(outdir, seed, specs):
@@ -25,11 +25,7 @@ def make(outdir, seed, specs):
         items.append(dict(sources=['shuffled'], request=req, upper=up, lower=lo, hengpi=rng.choice(others),
                           group='control'))
     rng.shuffle(items)
-    with open(f'{outdir}/hengpi.md', 'w') as f:
-        f.write('| id | request | 上联 | 下联 | 横批 |\n|---|---|---|---|---|\n')
-        for i, it in enumerate(items, 1):
-            f.write(f"| {i} | {it['request']} | {it['upper']} | {it['lower']} | {it['hengpi']} |\n")
-    json.dump(items, open(f'{outdir}/hkey.json', 'w'), ensure_ascii=False, indent=0)
+    write_sheet(items, f'{outdir}/hengpi.md', f'{outdir}/hkey.json', with_hengpi=True)
     print(len(items), 'rows')
 
 

@@ -33,6 +33,20 @@ def arm_items(specs, with_hengpi=False):
     return items, keys
 
 
+def write_sheet(items, sheet_path, key_path, with_hengpi=False):
+    """The rows, in their order, as the judges' Markdown table (the 横批 column when with_hengpi), and the
+    key that scores them (score_dedup.py)."""
+    with open(sheet_path, 'w') as f:
+        if with_hengpi:
+            f.write('| id | request | 上联 | 下联 | 横批 |\n|---|---|---|---|---|\n')
+        else:
+            f.write('| id | request | 上联 | 下联 |\n|---|---|---|---|\n')
+        for i, it in enumerate(items, 1):
+            hengpi = f" {it['hengpi']} |" if with_hengpi else ''
+            f.write(f"| {i} | {it['request']} | {it['upper']} | {it['lower']} |{hengpi}\n")
+    json.dump(items, open(key_path, 'w'), ensure_ascii=False, indent=0)
+
+
 def main():
     outdir, seed, specs = sys.argv[1], int(sys.argv[2]), [a for a in sys.argv[3:] if a != '--strict']
     items, _ = arm_items(specs)
@@ -40,11 +54,7 @@ def main():
         items.append(dict(sources=['control'], request=r, upper=u, lower=l, hengpi='', group='control'))
     rng = random.Random(seed)
     rng.shuffle(items)
-    with open(f'{outdir}/sheet.md', 'w') as f:
-        f.write('| id | request | 上联 | 下联 |\n|---|---|---|---|\n')
-        for i, it in enumerate(items, 1):
-            f.write(f"| {i} | {it['request']} | {it['upper']} | {it['lower']} |\n")
-    json.dump(items, open(f'{outdir}/key.json', 'w'), ensure_ascii=False, indent=0)
+    write_sheet(items, f'{outdir}/sheet.md', f'{outdir}/key.json')
     from collections import Counter
     print(len(items), 'rows;', Counter(s for i in items for s in i['sources']))
 
