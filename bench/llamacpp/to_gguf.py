@@ -43,7 +43,13 @@ class ConversionError(Exception):
 
 def read_safetensors(path):
     """Returns {name: (dtype, shape, raw little-endian bytes)}."""
-    data = path.read_bytes()
+    return read_safetensors_file(path)[1]
+
+
+def read_safetensors_file(path):
+    """Returns the header's __metadata__ ({} without one) and {name: (dtype, shape, raw little-endian bytes)}.
+    Also read by training/self-training/mix-weights.py."""
+    data = Path(path).read_bytes()
     if len(data) < 8:
         raise ConversionError(f"{path}: truncated, no header")
     (header_len,) = struct.unpack_from("<Q", data, 0)
@@ -57,7 +63,7 @@ def read_safetensors(path):
             continue
         begin, end = entry["data_offsets"]
         tensors[name] = (entry["dtype"], list(entry["shape"]), bytes(body[begin:end]))
-    return tensors
+    return header.get("__metadata__", {}), tensors
 
 
 def to_f32_values(dtype, raw):

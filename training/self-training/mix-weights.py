@@ -8,33 +8,31 @@ The result is BASE + sum_i w_i * (M_i - BASE), tensor by tensor, rounded to fp16
     "Weak-to-strong extrapolation expedites alignment"): BASE=R, D:1.5 gives D + 0.5 (D - R);
   * a uniform soup of two fine-tunes D and E of R: BASE=R, D:0.5, E:0.5.
 Every file must hold the same tensor names, shapes and dtype F16; anything else is refused by name.
-Pure Python (struct), no numpy: about 10 s for the 8.2 M-parameter model.
+Pure Python (struct), no numpy: about 10 s for the 8.2 M-parameter model. The file is read by the GGUF
+converter's reader (bench/llamacpp/to_gguf.py).
 """
 import json
 import math
 import struct
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "llamacpp"))
+from to_gguf import ConversionError, read_safetensors_file, to_f32_values  # noqa: E402
 
 
 def read(path):
-    with open(path, "rb") as f:
-        raw = f.read()
-    if len(raw) < 8:
-        sys.exit(f"{path}: too short for a safetensors file")
-    n = struct.unpack("<Q", raw[:8])[0]
-    if n > len(raw) - 8:
-        sys.exit(f"{path}: header length {n} is past the end of the file")
-    header = json.loads(raw[8:8 + n])
-    data = raw[8 + n:]
+    """The file's metadata and {name: (shape, values)}; only F16 tensors are mixed."""
+    try:
+        meta, raw = read_safetensors_file(path)
+    except ConversionError as e:
+        sys.exit(str(e))
     tensors = {}
-    for name, info in header.items():
-        if name == "__metadata__":
-            continue
-        if info["dtype"] != "F16":
-            sys.exit(f"{path}: tensor {name} is {info['dtype']}, only F16 is mixed")
-        a, b = info["data_offsets"]
-        tensors[name] = (info["shape"], struct.unpack(f"<{(b - a) // 2}e", data[a:b]))
-    return header.get("__metadata__", {}), tensors
+    for name, (dtype, shape, data) in raw.items():
+        if dtype != "F16":
+            sys.exit(f"{path}: tensor {name} is {dtype}, only F16 is mixed")
+        tensors[name] = (shape, to_f32_values(dtype, data))
+    return meta, tensors
 
 
 def main(argv):
