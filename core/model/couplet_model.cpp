@@ -33,6 +33,9 @@ constexpr float kLengthBias = 0.5f;
 // Logits for starting a missing keyword in the 上联 (continuing one: 3x),
 // tuned on the judged set's keyword coverage.
 constexpr float kKeywordBonus = 1.0f;
+// Keyword counterparts: the blessings a reranked pool tries opposite a
+// four-character keyword run, each in one candidate of every eight.
+constexpr std::size_t kKeywordCounterparts = 4;
 // Reranking: weight of the couplet read backwards (the 上联's mean
 // log-probability as the answer to the 下联). Off by default: on the judged
 // set it changed 6 of 40 first outputs at 0.5, as many better as worse; on the
@@ -398,6 +401,53 @@ std::optional<ExamplePair> themeExampleOf(const CoupletModelImpl& m, const Gener
     return ex;
 }
 
+// The prompt's four-character keyword run (ConstraintSpec::counterpartRun): a
+// keyword of four, or two keywords of two in the order given; empty = none.
+std::u32string keywordRun(const std::vector<std::u32string>& keywords)
+{
+    for (const auto& k : keywords)
+        if (k.size() == 4) return k;
+    if (keywords.size() == 2 && keywords[0].size() == 2 && keywords[1].size() == 2) return keywords[0] + keywords[1];
+    return {};
+}
+
+// The blessings of hengpi.txt that answer `run` best, at most `limit`: none
+// sharing a character with it or repeating one of its own, none naming a year
+// animal, none of an occasion the prompt does not name; ranked by the mean
+// 对仗 score of the aligned characters (align.tsv), less a point where the
+// last characters have the same tone and a third where the second do, plus a
+// point for a phrase of the prompt's occasion and a third for a stock one.
+std::vector<std::u32string> keywordCounterparts(const CoupletModelImpl& m, const std::u32string& run, unsigned occasions,
+                                                std::size_t limit)
+{
+    if (run.size() != 4 || !m.align) return {};
+    std::vector<std::pair<double, std::u32string>> ranked;
+    const auto sameTone = [&](char32_t a, char32_t b) {
+        const Tone x = m.tones.tone(a), y = m.tones.tone(b);
+        return x != Tone::Unknown && x == y;
+    };
+    for (const auto& p : m.hengpi.phrases()) {
+        const auto& w = p.text;
+        if (w.size() != 4 || firstZodiac(w) >= 0) continue;
+        if (p.occasions != 0 && (p.occasions & kOccasionShared) == 0 && (p.occasions & occasions) == 0) continue;
+        bool ok = true;
+        for (std::size_t i = 0; i < 4 && ok; ++i)
+            ok = run.find(w[i]) == std::u32string::npos && w.find(w[i]) == i;
+        if (!ok) continue;
+        double score = 0;
+        for (std::size_t i = 0; i < 4; ++i) score += m.align->score(m.vocab.id(run[i]), m.vocab.id(w[i])) / 4.0;
+        if (sameTone(run[3], w[3])) score -= 1.0;
+        if (sameTone(run[1], w[1])) score -= 0.3;
+        if ((p.occasions & occasions) != 0) score += 1.0; // the prompt's occasion's own (财源广进 for 生意)
+        if (p.stock) score += 0.3;
+        ranked.emplace_back(score, w);
+    }
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::vector<std::u32string> out;
+    for (std::size_t i = 0; i < ranked.size() && out.size() < limit; ++i) out.push_back(ranked[i].second);
+    return out;
+}
+
 } // namespace
 
 std::unique_ptr<TokenPolicy> CoupletModel::makePolicy(const GenerationSpec& spec, int index) const
@@ -439,6 +489,17 @@ std::unique_ptr<TokenPolicy> CoupletModel::makePolicy(const GenerationSpec& spec
             if (spec.keywordsMustAppear) c.requiredKeywords.push_back(biases.keywords.back());
         }
         c.themes = biases.keywords;
+        // Keyword counterparts: every other candidate of a reranked pool
+        // writes one of the best few blessings opposite the keyword run;
+        // the first candidate, and every one without reranking, is the model's own.
+        if (spec.rerank && index % 2 == 1) {
+            const auto run = keywordRun(keywords);
+            const auto answers = keywordCounterparts(m, run, c.occasions, kKeywordCounterparts);
+            if (!answers.empty()) {
+                c.counterpartRun = m.vocab.encode(utf8::encode(run));
+                c.counterpart = m.vocab.encode(utf8::encode(answers[static_cast<std::size_t>(index / 2) % answers.size()]));
+            }
+        }
         const auto acrostic = m.vocab.encode(spec.acrostic);
         if (!acrostic.empty()) {
             // The model was trained on 藏头 only: elsewhere the name is

@@ -333,6 +333,24 @@ void CoupletConstraints::allowLower()
         m_lowerPoolReady = true;
     }
     for (; m_lowerPoolUsed < m_lower.size(); ++m_lowerPoolUsed) m_lowerPool.erase(m_lower[m_lowerPoolUsed]);
+    if (m_counterpartAt == -2) {
+        // Once the 上联 is written: where it holds the keyword run, and
+        // whether the phrase may stand opposite (none of its characters in
+        // the 上联, none a mark's place).
+        m_counterpartAt = -1;
+        const auto& run = m_spec.counterpartRun;
+        if (run.size() == 4 && m_spec.counterpart.size() == 4) {
+            const auto at = std::search(m_upper.begin(), m_upper.end(), run.begin(), run.end());
+            const bool clash = std::any_of(m_spec.counterpart.begin(), m_spec.counterpart.end(), [&](int t) {
+                return std::find(m_upper.begin(), m_upper.end(), t) != m_upper.end();
+            });
+            if (at != m_upper.end() && !clash) m_counterpartAt = static_cast<int>(at - m_upper.begin());
+        }
+    }
+    if (m_counterpartAt >= 0 && static_cast<int>(j) >= m_counterpartAt && static_cast<int>(j) < m_counterpartAt + 4) {
+        const int t = m_spec.counterpart[j - static_cast<std::size_t>(m_counterpartAt)];
+        if (m_lowerPool.mask.has(t)) return only(t);
+    }
     // The 上联 names its year here (龙年): the 下联 answers with 春, 福, ...
     // (omens.h), not with 凤.
     const bool namedYear = j + 1 < m_upper.size() && m_classes.zodiac[static_cast<std::size_t>(mirror)] >= 0

@@ -64,6 +64,14 @@ struct ConstraintSpec {
     // (团圆 -> 阖家团圆, 金玉 -> 金玉满堂, 德顺 -> 德泽流芳), and the 上联 does
     // not double a keyword's last character (团圆圆).
     std::vector<std::vector<int>> themes;
+    // Keyword counterparts: a four-character keyword run (a keyword, or two
+    // of two characters in the order given: 生意 兴隆) and a blessing of four
+    // (hengpi.txt) written opposite it in the 下联 where the 上联 holds the
+    // run: 五谷丰登 / 六畜兴旺 instead of a made-up 九州锦绣-like answer
+    // (万事如意 / 千年似海). Not where the phrase would repeat a 上联
+    // character, or its place holds a mark. Empty = none.
+    std::vector<int> counterpartRun;
+    std::vector<int> counterpart;
 };
 
 enum class Segment { Upper, Lower, Hengpi, Done };
@@ -159,6 +167,7 @@ private:
     TokenPool m_lowerPool;              // Han minus the 上联 and the 下联 so far
     std::size_t m_lowerPoolUsed = 0;    // 下联 characters taken out of it
     bool m_lowerPoolReady = false;
+    int m_counterpartAt = -2;           // 上联 token where counterpartRun starts; -1 = nowhere; -2 = not looked
 };
 
 } // namespace couplet
