@@ -336,7 +336,7 @@ void CoupletConstraints::allowLower()
     if (m_counterpartAt == -2) {
         // Once the 上联 is written: where it holds the keyword run, and
         // whether the phrase may stand opposite (none of its characters in
-        // the 上联, none a mark's place).
+        // the 上联). The run holds no mark, so neither does its place.
         m_counterpartAt = -1;
         const auto& run = m_spec.counterpartRun;
         if (run.size() == 4 && m_spec.counterpart.size() == 4) {

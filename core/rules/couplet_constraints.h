@@ -67,9 +67,8 @@ struct ConstraintSpec {
     // Keyword counterparts: a four-character keyword run (a keyword, or two
     // of two characters in the order given: 生意 兴隆) and a blessing of four
     // (hengpi.txt) written opposite it in the 下联 where the 上联 holds the
-    // run: 五谷丰登 / 六畜兴旺 instead of a made-up 九州锦绣-like answer
-    // (万事如意 / 千年似海). Not where the phrase would repeat a 上联
-    // character, or its place holds a mark. Empty = none.
+    // run (五谷丰登 / 六畜兴旺), instead of a made-up answer (万事如意 /
+    // 千年似海). Not where the phrase would repeat a 上联 character. Empty = none.
     std::vector<int> counterpartRun;
     std::vector<int> counterpart;
 };
