@@ -429,7 +429,7 @@ std::vector<std::u32string> keywordCounterparts(const CoupletModelImpl& m, const
     for (const auto& p : m.hengpi.phrases()) {
         const auto& w = p.text;
         if (w.size() != 4 || firstZodiac(w) >= 0) continue;
-        if (p.occasions != 0 && (p.occasions & kOccasionShared) == 0 && (p.occasions & occasions) == 0) continue;
+        if (!fitsOccasions(p.occasions, occasions)) continue;
         bool ok = true;
         for (std::size_t i = 0; i < 4 && ok; ++i)
             ok = run.find(w[i]) == std::u32string::npos && w.find(w[i]) == i;

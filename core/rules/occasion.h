@@ -22,6 +22,13 @@ inline constexpr int kOccasionCount = 7;
 // farmhouse's door and every other), preferred for its occasions. hengpi.txt: "any".
 inline constexpr unsigned kOccasionShared = 1u << kOccasionCount;
 
+// Whether a phrase with occasion bits `phrase` may stand on a couplet for the
+// occasions `prompt`: one for any couplet (0 or kOccasionShared), or one of its own.
+constexpr bool fitsOccasions(unsigned phrase, unsigned prompt)
+{
+    return phrase == 0 || (phrase & kOccasionShared) != 0 || (phrase & prompt) != 0;
+}
+
 // The occasions a prompt (keywords, a given 上联, 藏头) speaks of, by cue
 // words (婚, 开业, 乔迁, 医, 教, 农, 科技 ...).
 unsigned occasionsOf(std::u32string_view prompt);

@@ -152,7 +152,7 @@ std::vector<char> suitableHengpi(const PhraseTrie& trie, const HengpiContext& co
             const auto& e = phrases[p];
             const bool forAll = e.occasions == 0 || (e.occasions & kOccasionShared) != 0;
             const bool ownOccasion = context.occasions != 0 ? (e.occasions & context.occasions) != 0 : forAll;
-            const bool fitsOccasion = forAll || (e.occasions & context.occasions) != 0;
+            const bool fitsOccasion = fitsOccasions(e.occasions, context.occasions);
             ok[p] = (!rules[0] || holdsTheme(e, context)) && (!rules[2] || !repeatsCouplet(e, context, rules[1]))
                 && (!rules[3] || ownOccasion) && (!rules[4] || fitsOccasion) && (!rules[5] || suitsYear(e, context));
             any = any || ok[p];

@@ -8,6 +8,7 @@
 #include "tone_table.h"
 #include "utf8.h"
 #include "vocab.h"
+#include "zodiac.h"
 
 #include <check.h>
 
@@ -108,7 +109,5 @@ COUPLET_TEST(aReRankedPoolOfTheShippedModelTriesBlessingsOppositeTheRun)
     CHECK(holding >= 4);
     CHECK(answered >= 2);
     CHECK(answers.size() >= 2); // more than one blessing tried
-    for (const auto& a : answers)
-        for (char32_t ch : std::u32string(U"鼠牛虎兔龙蛇马羊猴鸡狗猪")) CHECK(a.find(ch) == std::u32string::npos);
-
+    for (const auto& a : answers) CHECK(firstZodiac(a) < 0);
 }
