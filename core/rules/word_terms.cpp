@@ -32,14 +32,32 @@ bool tearsKeyword(const WordTable& table, std::u32string_view line, std::u32stri
         if (start == std::u32string_view::npos) continue;
         const auto end = start + keyword.size();
         std::size_t a = 0;
+        bool inLongerWord = false;
         for (int len : table.segment(clause)) {
             const auto b = a + static_cast<std::size_t>(len);
             const bool overlaps = a < end && b > start;
             const bool holdsIt = a <= start && b >= end, insideIt = a >= start && b <= end;
             if (overlaps && !holdsIt && !insideIt) return true;
+            inLongerWord = inLongerWord || (holdsIt && b - a > keyword.size());
             a = b;
         }
-        return false;
+        // The split keeps it whole, but a reader pairs its last character
+        // with the next where they make a commoner word than the keyword
+        // itself: 育人文 reads 育 / 人文, 乔迁出 乔 / 迁出 (blind judges:
+        // 育人被拆). Not where a longer word holds it (五福临门), nor for a
+        // keyword the table lacks (家和乐 stays 家和 / 乐).
+        // So does its first character with the one before, where that one
+        // makes no word with its own predecessor (人生意 reads 人生 / 意;
+        // 千古书香 stays 千古 / 书香).
+        const auto* whole = inLongerWord ? nullptr : table.find(keyword);
+        if (whole == nullptr) return false;
+        const auto commoner = [&](char32_t a, char32_t b) {
+            const auto* w = table.find(std::u32string{a, b});
+            return w != nullptr && w->logProb > whole->logProb;
+        };
+        if (end < clause.size() && commoner(keyword.back(), clause[end])) return true;
+        return start > 0 && commoner(clause[start - 1], keyword.front())
+            && (start < 2 || table.find(clause.substr(start - 2, 2)) == nullptr);
     }
     return false;
 }

@@ -19,7 +19,7 @@ using namespace couplet;
 namespace {
 
 struct Small {
-    static constexpr std::u32string_view kChars = U"千家和睦新居士乐五福临门迎春人生意兴隆";
+    static constexpr std::u32string_view kChars = U"千家和睦新居士乐五福临门迎春人生意兴隆育文古书香百";
     Vocab vocab{std::vector<char32_t>(kChars.begin(), kChars.end())};
     WordTable words;
     WholeKeywords rule;
@@ -29,7 +29,9 @@ struct Small {
                  {U"千家", 80}, {U"家和", 20}, {U"和睦", 170}, {U"新居", 30}, {U"居士", 200}, {U"乐", 900},
                  {U"五福", 10}, {U"福临", 1341}, {U"五福临门", 100}, {U"迎春", 300}, {U"人生", 90000}, {U"意", 50},
                  {U"生意", 600}, {U"兴隆", 300}, {U"意兴", 37}, {U"生意兴隆", 36}, {U"千", 500}, {U"家", 800},
-                 {U"和", 900}, {U"睦", 5}, {U"新", 900}, {U"居", 50}, {U"士", 50}, {U"门", 700}, {U"人", 900}})
+                 {U"和", 900}, {U"睦", 5}, {U"新", 900}, {U"居", 50}, {U"士", 50}, {U"门", 700}, {U"人", 900},
+                 {U"育人", 74}, {U"人文", 1046}, {U"育", 20}, {U"文", 900}, {U"千古", 600}, {U"古书", 196},
+                 {U"书香", 30}, {U"古", 300}, {U"百", 500}})
             words.add(w, f, 'n');
         rule.build(words, vocab);
     }
@@ -60,6 +62,40 @@ COUPLET_TEST(theCharacterThatWouldTearAKeywordIsHeldBack)
     // Nothing to hold back where the keyword is neither due nor just written.
     CHECK(s.torn("迎春", "家和").empty());
     CHECK(s.torn("", "家和").empty());
+}
+
+// The split alone misses what readers see: 育人文 splits 育人 / 文 (育 alone
+// is likelier than the split 育 / 人文 by the table), but a reader takes 人文,
+// the commoner word, and blind judges wrote 育人被拆. A commoner word across
+// either edge tears the keyword, unless a longer word holds it or the
+// character before pairs with its own predecessor.
+COUPLET_TEST(aCommonerWordAcrossTheKeywordsEdgeTearsIt)
+{
+    const Small s;
+    // The split keeps 育人 whole, the reading does not.
+    CHECK((s.words.segment(U"育人文") == std::vector<int>{2, 1}));
+    CHECK(tearsKeyword(s.words, U"百育人文", U"育人"));
+    // Held back after 育人: 文 (人文) and 生 (人生), the commoner words; not 意 (人意 is no word).
+    auto after = std::vector<int>{s.vocab.id(U'文'), s.vocab.id(U'生')};
+    std::sort(after.begin(), after.end());
+    CHECK(s.torn("百育人", "育人") == after);
+    // 人生 (90,000) before 生意 (600), with no word of 千 + 人 to hold 人: torn.
+    CHECK(tearsKeyword(s.words, U"千人生意", U"生意"));
+    // 古书 is commoner than 书香, but 千古 holds 古: 千古 / 书香 stays whole.
+    CHECK(!tearsKeyword(s.words, U"千古书香", U"书香"));
+    CHECK(tearsKeyword(s.words, U"百古书香", U"书香"));
+    // 福临 is commoner than 五福, but 五福临门 holds it.
+    CHECK(!tearsKeyword(s.words, U"五福临门", U"五福"));
+    CHECK(s.torn("五福", "五福").empty());
+    // A keyword the table lacks is read by the split only: 家和乐 stays 家和 / 乐.
+    WordTable lacking;
+    for (const char32_t* w : {U"家", U"和", U"乐"}) lacking.add(w, 1000, 'a');
+    lacking.add(U"和乐", 30, 'a');
+    CHECK(!tearsKeyword(lacking, U"家和乐", U"家和"));
+    lacking.add(U"家和", 10, 'n');
+    CHECK(tearsKeyword(lacking, U"家和乐", U"家和"));
+    // And the rerank counts it: 育人文 is one torn keyword.
+    CHECK_EQ(wordTermsOf(s.words, U"百育人文", U"千古书香", {U"育人"}).tornKeywords, 1);
 }
 
 // On the shipped model, the rule against the rerank's own test of a torn
