@@ -43,12 +43,13 @@ constexpr std::size_t kKeywordCounterparts = 4;
 // costs a scoring pass per request (eval --rerank: 144 -> 81 couplets/s).
 constexpr float kBackwardWeight = 0.0f;
 // Reranking: weight of the learned judge's log-odds (judge.bin), where the
-// folder has one: the slope of a logistic fit of printable / not on the judge's
-// score over the 1,360 verdicts on model outputs of the judged sheets
-// (docs/judged; MODEL_CARD.md, "The learned judge"), the scale the word terms'
-// weights were fitted on. Its spread within one prompt's candidates is then
-// about the model log-probability's.
-constexpr float kJudgeWeight = 0.08f;
+// folder has one. Off by default: on the 1,397 outputs of today's model judged
+// blind on sheets Z-Z13 it ranks printable below not (AUC 0.42; refitted to
+// this model's samples, 0.42), and at the door, weight 0 against the 0.08 it
+// had changed 37 of 330 outputs over three draws, which passed 48 against 42
+// of 111 verdicts (sheet Z14; MODEL_CARD.md, "The learned judge").
+// --judge-weight W turns it on.
+constexpr float kJudgeWeight = 0.0f;
 // The weight of the model's mean log-probability in the rerank, against the rule terms:
 // on 264 judged outputs it alone orders 79% of a prompt's printable / not pairs
 // right, the sum at weight 1 64% (MODEL_CARD.md, "Choosing among more candidates").

@@ -85,7 +85,7 @@ COUPLET_TEST(shippedJudgeSeparatesRealFromSwappedLowerLines)
     CHECK(auc > 0.75);
 }
 
-// The judge is a term of the rerank: its weighted log-odds, in the total.
+// The judge is a term of the rerank when asked for: its weighted log-odds, in the total; off by default.
 COUPLET_TEST(judgeIsATermOfTheRerank)
 {
     const auto model = CoupletModel::load(CoupletModel::defaultModelDir());
@@ -103,10 +103,16 @@ COUPLET_TEST(judgeIsATermOfTheRerank)
         CHECK_NEAR(c.parts.judge, raw, 1e-9);
         CHECK_NEAR(c.score, c.parts.total(), 1e-9);
     }
-    spec.judgeWeight = -1; // the model's default weight: on, the same sign
+    spec.judgeWeight = 0.5f; // another weight, the same sign, scaled
     model->rerank(spec, candidates);
     for (const auto& c : candidates)
-        CHECK(c.parts.judge * model->judge()->score(utf8::decode(c.upper), utf8::decode(c.lower), model->judgeTables()) > 0);
+        CHECK_NEAR(c.parts.judge,
+                   0.5 * model->judge()->score(utf8::decode(c.upper), utf8::decode(c.lower), model->judgeTables()), 1e-6);
+    // The model's default (-1) is off: blind judges passed fewer of the couplets
+    // it chose (sheet Z14), though judge.bin is loaded.
+    spec.judgeWeight = -1;
+    model->rerank(spec, candidates);
+    for (const auto& c : candidates) CHECK_EQ(c.parts.judge, 0.0);
     spec.judgeWeight = 0;
     model->rerank(spec, candidates);
     for (const auto& c : candidates) CHECK_EQ(c.parts.judge, 0.0);
