@@ -37,10 +37,11 @@ std::string modelIdOf(const std::filesystem::path& dir)
         }
         hashFile(file, hash);
     }
-    // The decoding and reranking tables decide the couplet as much as the
-    // weights: a worker whose folder lacks one (or has another) writes other
+    // The decoding and reranking tables (and the 藏头 weights) decide the
+    // couplet as much as the weights: a worker whose folder lacks one (or has another) writes other
     // couplets. Each is hashed with its name, so that having it counts.
-    for (const char* name : {"align.tsv", "bigrams.tsv", "words.tsv", "themes.tsv", "judge.bin", "examples.tsv", "styles.txt"}) {
+    for (const char* name : {"align.tsv", "bigrams.tsv", "words.tsv", "themes.tsv", "judge.bin", "examples.tsv", "styles.txt",
+                             "acrostic.safetensors"}) {
         const auto file = dir / name;
         if (!std::filesystem::exists(file)) continue;
         hash = fnv1a(hash, name, std::strlen(name));

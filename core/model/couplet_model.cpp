@@ -9,6 +9,7 @@
 #include "example_index.h"
 #include "keyword_plan.h"
 #include "occasion.h"
+#include "routed_decoder.h"
 #include "safetensors.h"
 #include "source_dir.h"
 #include "torch_decoder.h"
@@ -304,11 +305,41 @@ std::shared_ptr<const CoupletModel> CoupletModel::load(const std::filesystem::pa
     m->lm->eval();
     attempt(dir, [&] { m->lm->to(m->device, m->dtype); });   // e.g. CUDA out of memory
     for (const auto& p : m->lm->parameters()) m->parameters += p.numel();
+    if (const auto acrostic = dir / kAcrosticWeightsFile; std::filesystem::exists(acrostic)) {
+        m->acrosticLm = Lm(m->config);
+        attempt(acrostic, [&] {
+            torch::NoGradGuard guard;
+            auto shared = m->lm->named_parameters();
+            for (auto& p : m->acrosticLm->named_parameters()) p.value().copy_(shared[p.key()].to(torch::kCPU, torch::kFloat32));
+            overrideWeights(*m->acrosticLm, safetensors::load(acrostic), acrostic);
+        });
+        m->acrosticLm->eval();
+        attempt(dir, [&] { m->acrosticLm->to(m->device, m->dtype); });
+    }
     if (!m->device.is_cuda()) {
         attempt(dir, [&] { m->native = pickPrecision(options.precision); });
         if (m->native) m->weights = nativeWeightsOf(*m->lm);
+        if (m->native && m->acrosticLm) {
+            m->acrosticWeights = nativeWeightsOf(*m->acrosticLm);
+            m->acrosticLm = Lm(nullptr); // the native decoder reads the copies
+        }
     }
     return std::shared_ptr<const CoupletModel>(new CoupletModel(std::move(m)));
+}
+
+void overrideWeights(LmImpl& lm, std::map<std::string, torch::Tensor> map, const std::filesystem::path& path)
+{
+    torch::NoGradGuard guard;
+    if (map.empty()) throw std::runtime_error(path.string() + ": holds no tensor");
+    auto params = lm.named_parameters();
+    for (auto& [name, tensor] : map) {
+        auto* p = params.find(name);
+        if (p == nullptr) throw std::runtime_error(path.string() + ": unexpected tensor '" + name + "'");
+        if (tensor.sizes() != p->sizes())
+            throw std::runtime_error(path.string() + ": tensor '" + name + "' has shape " + shapeText(tensor.sizes())
+                                     + ", config.json needs " + shapeText(p->sizes()));
+        p->copy_(tensor.to(p->dtype()));
+    }
 }
 
 WeightMap nativeWeightsOf(LmImpl& lm)
@@ -614,8 +645,21 @@ std::vector<double> CoupletModel::backwardLogProbs(const std::vector<Couplet>& c
 
 std::unique_ptr<Decoder> CoupletModel::makeDecoder() const
 {
-    if (m_impl->native) return std::make_unique<NativeDecoder>(m_impl->config, m_impl->weights, *m_impl->native);
-    return std::make_unique<TorchDecoder>(m_impl->lm, m_impl->device);
+    const auto& m = *m_impl;
+    if (m.native) {
+        auto main = std::make_unique<NativeDecoder>(m.config, m.weights, *m.native);
+        if (m.acrosticWeights.empty()) return main;
+        return std::make_unique<RoutedDecoder>(std::move(main), std::make_unique<NativeDecoder>(m.config, m.acrosticWeights, *m.native),
+                                               tok::kAcrostic);
+    }
+    auto main = std::make_unique<TorchDecoder>(m.lm, m.device);
+    if (!m.acrosticLm) return main;
+    return std::make_unique<RoutedDecoder>(std::move(main), std::make_unique<TorchDecoder>(m.acrosticLm, m.device), tok::kAcrostic);
+}
+
+bool CoupletModel::hasAcrosticWeights() const
+{
+    return !m_impl->acrosticWeights.empty() || m_impl->acrosticLm;
 }
 
 std::string CoupletModel::deviceName() const

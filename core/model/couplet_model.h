@@ -30,6 +30,10 @@ class AlignTable;
 class CoupletJudge;
 class CoupletModelImpl;
 struct JudgeTables;
+
+// The weights 藏头 prompts run on instead of model.safetensors', where a model
+// folder has them: some or all of its tensors, the others shared.
+inline constexpr const char* kAcrosticWeightsFile = "acrostic.safetensors";
 class ToneTable;
 class Vocab;
 
@@ -39,7 +43,8 @@ class Vocab;
 class CoupletModel {
 public:
     // Loads config.json, vocab.txt, model.safetensors (and tones.tsv,
-    // hengpi.txt, align.tsv, words.tsv, themes.tsv, judge.bin when present)
+    // hengpi.txt, align.tsv, words.tsv, themes.tsv, judge.bin,
+    // acrostic.safetensors when present)
     // from `dir`. Throws ModelLoadError.
     static std::shared_ptr<const CoupletModel> load(const std::filesystem::path& dir,
                                                     const DeviceOptions& options = {});
@@ -70,8 +75,11 @@ public:
     // <bos> <lenN> <up> 下联 <down>), by a decoder of this model kept for
     // scoring. 0 for a couplet whose lines are empty or of unequal length.
     std::vector<double> backwardLogProbs(const std::vector<Couplet>& couplets) const;
-    // A decoder over this model's weights on its device (no rows reserved yet).
+    // A decoder over this model's weights on its device (no rows reserved yet):
+    // with acrostic.safetensors, a RoutedDecoder that runs 藏头 prompts on those weights.
     std::unique_ptr<Decoder> makeDecoder() const;
+    // Whether the folder has acrostic.safetensors: 藏头 couplets are written by weights of their own.
+    bool hasAcrosticWeights() const;
 
     std::string deviceName() const;   // "cpu (2 threads, fp32, OpenBLAS 0.3.21 (openmp))", "cuda:0 (fp16)"
     std::string summary() const;      // parameters, layers, vocabulary, folder

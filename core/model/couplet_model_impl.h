@@ -55,6 +55,11 @@ public:
     // CPU only: the native decoder's precision; empty = libtorch's ops.
     std::optional<NativePrecision> native;
     WeightMap weights;                 // fp32 copies for the native decoder
+    // acrostic.safetensors, when the folder has one: the tensors 藏头 prompts
+    // (those with <acrostic>) run on instead of model.safetensors' (the rest
+    // shared with it; RoutedDecoder). Null / empty without one.
+    Lm acrosticLm{nullptr};
+    WeightMap acrosticWeights;
 };
 
 class CoupletModel;
@@ -67,6 +72,11 @@ const CoupletModelImpl& implOf(const CoupletModel& model);
 void loadWeightsInto(LmImpl& lm, const std::filesystem::path& path);
 // The same for tensors already read (`source` names them in messages).
 void loadWeightsInto(LmImpl& lm, std::map<std::string, torch::Tensor> tensors, const std::filesystem::path& source);
+
+// Copies the tensors of `tensors` over the same-named weights of `lm`, which
+// keeps the others (acrostic.safetensors over model.safetensors). Throws
+// std::runtime_error naming `source` and the tensor for an unknown name or shape.
+void overrideWeights(LmImpl& lm, std::map<std::string, torch::Tensor> tensors, const std::filesystem::path& source);
 
 // The weights of `lm` as fp32 copies on the CPU, by name: what NativeDecoder packs.
 WeightMap nativeWeightsOf(LmImpl& lm);

@@ -147,6 +147,34 @@ COUPLET_TEST(modelLoadErrorsNameFileAndReason)
     CHECK_THROWS(CoupletModel::load(cut), "config.json");
 }
 
+// acrostic.safetensors: the weights 藏头 prompts run on, some or all of the
+// model's tensors. A folder with it routes; a wrong tensor is refused, naming the file.
+COUPLET_TEST(acrosticWeightsAreLoadedOrRefusedNamingTheFile)
+{
+    const auto dir = testing::writeTinyModel(testing::freshTempDir("acrostic") / "m");
+    CHECK(!CoupletModel::load(dir)->hasAcrosticWeights());
+    const auto tensors = safetensors::load(dir / "model.safetensors");
+    safetensors::TensorMap some;
+    for (const auto& [name, t] : tensors)
+        if (name != "wte.weight") some[name] = t * 1.5; // other weights, the embedding shared
+    const auto routed = dir.parent_path() / "routed";
+    std::filesystem::copy(dir, routed);
+    safetensors::save(routed / kAcrosticWeightsFile, some);
+    CHECK(CoupletModel::load(routed)->hasAcrosticWeights());
+
+    const auto unknown = dir.parent_path() / "unknown";
+    std::filesystem::copy(dir, unknown);
+    safetensors::TensorMap bad{{"blocks.99.attn.weight", torch::zeros({2, 2})}};
+    safetensors::save(unknown / kAcrosticWeightsFile, bad);
+    CHECK_THROWS(CoupletModel::load(unknown), "acrostic.safetensors: unexpected tensor 'blocks.99.attn.weight'");
+
+    const auto shape = dir.parent_path() / "shape-acrostic";
+    std::filesystem::copy(dir, shape);
+    safetensors::TensorMap wrong{{"wte.weight", torch::zeros({3, 3})}};
+    safetensors::save(shape / kAcrosticWeightsFile, wrong);
+    CHECK_THROWS(CoupletModel::load(shape), "acrostic.safetensors: tensor 'wte.weight' has shape");
+}
+
 // The file is named once ("cannot load model: F: tensor ..."), and a device
 // that cannot be used is a ModelLoadError like any other load failure.
 COUPLET_TEST(modelLoadErrorsNameTheFileOnceAndCoverTheDevice)
