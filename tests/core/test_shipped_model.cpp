@@ -1,10 +1,14 @@
 #include "couplet_model.h"
+#include "couplet_model_impl.h"
+#include "routed_decoder.h"
 #include "generate.h"
 #include "scheduler.h"
 #include "utf8.h"
 
 #include <check.h>
 
+#include <cmath>
+#include <cstdio>
 #include <map>
 
 using namespace couplet;
@@ -107,4 +111,87 @@ COUPLET_TEST(shippedModelRejectsBadInputWithReasons)
     CHECK(model->validate(s).find("empty") != std::string::npos);
     s.upper = "一二三四五六七八九十一二三四五六七八九十一二三四五六七八九十一二三四";
     CHECK(model->validate(s).find("too long") != std::string::npos);
+}
+
+// Two decoders behind one (RoutedDecoder, acrostic.safetensors): with the same
+// weights on both sides, every row's logits are the plain decoder's, through
+// admissions, compaction and rows moving between the two, up to the last bits
+// that a different batch order changes in the CPU kernels.
+COUPLET_TEST(routedDecoderOfOneWeightSetMatchesThePlainOne)
+{
+    const auto model = shipped();
+    const auto& m = implOf(*model);
+    if (!m.native) return; // the libtorch decoder: routing is the same class, tested on fakes
+    NativeDecoder plain(m.config, m.weights, *m.native);
+    RoutedDecoder routed(std::make_unique<NativeDecoder>(m.config, m.weights, *m.native),
+                         std::make_unique<NativeDecoder>(m.config, m.weights, *m.native), tok::kAcrostic);
+    plain.reserveRows(42);
+    routed.reserveRows(42);
+    std::vector<std::vector<int>> prompts;
+    for (int copy = 0; copy < 7; ++copy)
+        for (auto spec : mixedSpecs()) prompts.push_back(model->makePolicy(spec)->promptTokens());
+    std::vector<PrefillItem> items;
+    for (std::size_t i = 0; i < prompts.size(); ++i) items.push_back({static_cast<int>(i), prompts[i]});
+    std::vector<float> a, b;
+    plain.prefill(items, a);
+    routed.prefill(items, b);
+    double worst = 0;
+    auto compare = [&] {
+        CHECK_EQ(a.size(), b.size());
+        for (std::size_t k = 0; k < a.size() && k < b.size(); ++k) worst = std::max(worst, std::abs(double(a[k]) - b[k]));
+    };
+    compare();
+    std::vector<int> positions;
+    for (const auto& p : prompts) positions.push_back(static_cast<int>(p.size()));
+    for (int step = 0; step < 12; ++step) {
+        for (int row : {1, 7, 3}) {
+            if (step % 3 != 0 || row >= static_cast<int>(positions.size()) - 1) continue;
+            // The row ends: the last row moves into it, as Scheduler::takeRow does.
+            const int last = static_cast<int>(positions.size()) - 1;
+            plain.copyRow(last, row, positions[static_cast<std::size_t>(last)]);
+            routed.copyRow(last, row, positions[static_cast<std::size_t>(last)]);
+            positions[static_cast<std::size_t>(row)] = positions[static_cast<std::size_t>(last)];
+            positions.pop_back();
+        }
+        std::vector<DecodeItem> decode;
+        for (std::size_t r = 0; r < positions.size(); ++r) decode.push_back({static_cast<int>(r), 10 + step, positions[r]++});
+        plain.decode(decode, a);
+        routed.decode(decode, b);
+        compare();
+    }
+    std::printf("largest logit difference, routed against plain: %g\n", worst);
+    CHECK(worst < 1e-3);
+}
+
+// The shipped folder's acrostic.safetensors: a 藏头 prompt runs on its weights,
+// every other prompt on model.safetensors', exactly as without the file.
+COUPLET_TEST(shippedModelWrites藏头OnItsOwnWeights)
+{
+    const auto model = shipped();
+    CHECK(model->hasAcrosticWeights());
+    const auto& m = implOf(*model);
+    if (!m.native) return;
+    NativeDecoder plain(m.config, m.weights, *m.native);
+    auto routed = model->makeDecoder();
+    plain.reserveRows(6);
+    routed->reserveRows(6);
+    std::vector<PrefillItem> items;
+    const auto specs = mixedSpecs();
+    for (std::size_t i = 0; i < specs.size(); ++i) items.push_back({static_cast<int>(i), model->makePolicy(specs[i])->promptTokens()});
+    std::vector<float> a, b;
+    plain.prefill(items, a);
+    routed->prefill(items, b);
+    const auto v = static_cast<std::size_t>(plain.vocabSize());
+    int acrostic = 0;
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+        double diff = 0;
+        for (std::size_t k = 0; k < v; ++k) diff = std::max(diff, std::abs(double(a[i * v + k]) - b[i * v + k]));
+        if (specs[i].mode == PromptMode::Acrostic) {
+            ++acrostic;
+            CHECK(diff > 0.01); // other weights
+        } else {
+            CHECK_EQ(diff, 0.0); // the main weights, untouched
+        }
+    }
+    CHECK(acrostic > 0);
 }
