@@ -14,7 +14,6 @@ RoutedDecoder::RoutedDecoder(std::unique_ptr<Decoder> main, std::unique_ptr<Deco
     if (m_inner[0]->vocabSize() != m_inner[1]->vocabSize())
         throw std::invalid_argument("routed decoder: the vocabularies differ (" + std::to_string(m_inner[0]->vocabSize())
                                     + " and " + std::to_string(m_inner[1]->vocabSize()) + " tokens)");
-    m_capacity = std::min(m_inner[0]->rowCapacity(), m_inner[1]->rowCapacity());
 }
 
 int RoutedDecoder::maxSequenceLength() const
@@ -36,10 +35,8 @@ void RoutedDecoder::reserveRows(int rows)
     }
     if (fit < rows) {
         for (auto& inner : m_inner) inner->reserveRows(fit);
-        m_capacity = fit;
         throw OutOfDeviceMemory{fit};
     }
-    m_capacity = rows;
 }
 
 RoutedDecoder::Slot& RoutedDecoder::slot(int row)

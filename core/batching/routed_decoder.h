@@ -2,6 +2,7 @@
 
 #include "decoder.h"
 
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <vector>
@@ -22,7 +23,7 @@ public:
 
     int vocabSize() const override { return m_inner[0]->vocabSize(); }
     int maxSequenceLength() const override;
-    int rowCapacity() const override { return m_capacity; }
+    int rowCapacity() const override { return std::min(m_inner[0]->rowCapacity(), m_inner[1]->rowCapacity()); }
     void reserveRows(int rows) override;
     void prefill(std::span<const PrefillItem> items, std::vector<float>& logits) override;
     void decode(std::span<const DecodeItem> items, std::vector<float>& logits) override;
@@ -46,7 +47,6 @@ private:
 
     std::array<std::unique_ptr<Decoder>, 2> m_inner;
     int m_routeToken;
-    int m_capacity = 0;
     std::vector<Slot> m_slots;                  // by row
     std::array<std::vector<int>, 2> m_owners;   // by inner row: the row it serves
     std::array<std::vector<float>, 2> m_logits; // inner decoders' logits, reused

@@ -207,16 +207,26 @@ void loadWeightsInto(LmImpl& lm, const std::filesystem::path& path)
     loadWeightsInto(lm, safetensors::load(path), path);
 }
 
+namespace {
+
+// Copies `tensor` into the weight `param` named `name`, refusing another shape.
+void copyWeight(torch::Tensor& param, const torch::Tensor& tensor, const std::string& name, const std::filesystem::path& path)
+{
+    if (tensor.sizes() != param.sizes())
+        throw std::runtime_error(path.string() + ": tensor '" + name + "' has shape " + shapeText(tensor.sizes())
+                                 + ", config.json needs " + shapeText(param.sizes()));
+    param.copy_(tensor.to(param.dtype()));
+}
+
+} // namespace
+
 void loadWeightsInto(LmImpl& lm, std::map<std::string, torch::Tensor> map, const std::filesystem::path& path)
 {
     torch::NoGradGuard guard;
     for (auto& p : lm.named_parameters()) {
         const auto it = map.find(p.key());
         if (it == map.end()) throw std::runtime_error(path.string() + ": tensor '" + p.key() + "' is missing");
-        if (it->second.sizes() != p.value().sizes())
-            throw std::runtime_error(path.string() + ": tensor '" + p.key() + "' has shape " + shapeText(it->second.sizes())
-                                     + ", config.json needs " + shapeText(p.value().sizes()));
-        p.value().copy_(it->second.to(p.value().dtype()));
+        copyWeight(p.value(), it->second, p.key(), path);
         map.erase(it);
     }
     if (!map.empty()) {
@@ -335,10 +345,7 @@ void overrideWeights(LmImpl& lm, std::map<std::string, torch::Tensor> map, const
     for (auto& [name, tensor] : map) {
         auto* p = params.find(name);
         if (p == nullptr) throw std::runtime_error(path.string() + ": unexpected tensor '" + name + "'");
-        if (tensor.sizes() != p->sizes())
-            throw std::runtime_error(path.string() + ": tensor '" + name + "' has shape " + shapeText(tensor.sizes())
-                                     + ", config.json needs " + shapeText(p->sizes()));
-        p->copy_(tensor.to(p->dtype()));
+        copyWeight(*p, tensor, name, path);
     }
 }
 

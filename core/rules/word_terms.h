@@ -24,10 +24,10 @@ struct WordTerms {
 
 // Whether `keyword` stands in `line` torn: a word of the line's split holds
 // part of it and part of what is around it (万家 / 和气 tears 家和). A word
-// that holds it whole (生意兴隆 for 生意) keeps it. So does a keyword whose
-// last character makes a commoner word with the next (育人文: 育 / 人文), or
-// whose first makes one with a loose character before it (人生意), the split
-// notwithstanding, unless a longer word holds it. The first occurrence in
+// that holds it whole (生意兴隆 for 生意) keeps it. A keyword of the table
+// is torn too, whatever the split, where its last character makes a commoner
+// word with the next (育人文: 育 / 人文), or its first one with a loose
+// character before it (人生意), unless a longer word holds it. The first occurrence in
 // each clause is read.
 bool tearsKeyword(const WordTable& table, std::u32string_view line, std::u32string_view keyword);
 
